@@ -1,0 +1,41 @@
+import { EXIT_USAGE, type Command } from "./commands/Command.ts"
+
+interface Entry {
+  readonly summary: string
+  readonly load: () => Promise<Command>
+}
+
+// Subcommands load lazily so `inspect` does not pay for the server's imports.
+const commands: Record<string, Entry> = {
+  serve: {
+    summary: "run the gateway (sandbox chain and embedded Postgres unless configured otherwise)",
+    load: async () => (await import("./commands/serve.ts")).serve
+  }
+}
+
+const usage = (): string =>
+  [
+    "usage: vault-gateway <command> [options]",
+    "",
+    "commands:",
+    ...Object.entries(commands).map(([name, entry]) => `  ${name.padEnd(10)} ${entry.summary}`),
+    "",
+    "Run `vault-gateway <command> --help` for a command's options."
+  ].join("\n")
+
+const main = async (argv: ReadonlyArray<string>): Promise<number> => {
+  const [name, ...rest] = argv
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(usage() + "\n")
+    return name === undefined ? EXIT_USAGE : 0
+  }
+  const entry = Object.hasOwn(commands, name) ? commands[name] : undefined
+  if (entry === undefined) {
+    process.stderr.write(`vault-gateway: unknown command '${name}'\n${usage()}\n`)
+    return EXIT_USAGE
+  }
+  const command = await entry.load()
+  return command.run(rest)
+}
+
+process.exitCode = await main(process.argv.slice(2))
