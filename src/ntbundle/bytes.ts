@@ -1,0 +1,71 @@
+import {
+  type FixedSizeCodec,
+  fixCodecSize,
+  getBytesCodec,
+  getU8Codec,
+  type ReadonlyUint8Array,
+  transformCodec
+} from "@solana/kit"
+
+// Byte-level helpers shared by the ntbundle codecs: hex/base64 text forms, and the two Borsh
+// primitives that @solana/kit decodes more leniently than Borsh (and the on-chain program) does.
+
+export const toHex = (bytes: ReadonlyUint8Array | Uint8Array): string => {
+  let hex = ""
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0")
+  return hex
+}
+
+/** Parses lowercase or uppercase hex with an even number of digits; throws on anything else. */
+export const fromHex = (hex: string): Uint8Array => {
+  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) {
+    throw new RangeError(`not a hex byte string: "${hex.slice(0, 40)}"`)
+  }
+  const bytes = new Uint8Array(hex.length / 2)
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16)
+  return bytes
+}
+
+export const toBase64 = (bytes: ReadonlyUint8Array | Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64")
+
+const canonicalBase64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/
+
+/** Strict standard base64 (padded); `undefined` for anything Node's lenient decoder would guess at. */
+export const fromBase64 = (text: string): Uint8Array | undefined =>
+  canonicalBase64.test(text) ? new Uint8Array(Buffer.from(text, "base64")) : undefined
+
+export const bytesEqual = (a: ReadonlyUint8Array | Uint8Array, b: ReadonlyUint8Array | Uint8Array): boolean =>
+  a.length === b.length && a.every((byte, i) => byte === b[i])
+
+/**
+ * A plain `Uint8Array` view of the input. Node's `Buffer.slice` does not copy, so decoding straight
+ * from a Buffer would hand out byte fields that alias (and compare unequal to) plain arrays.
+ */
+export const asPlainBytes = (bytes: Uint8Array): Uint8Array =>
+  Object.getPrototypeOf(bytes) === Uint8Array.prototype ? bytes : new Uint8Array(bytes)
+
+/**
+ * The u8 tag of a Borsh `bool` or `Option`: only 0 and 1 are valid. Kit's boolean and nullable
+ * decoders read any non-1 byte as false/None, which would make re-encoding change the bytes;
+ * Borsh (and so the program) rejects such data.
+ */
+export const borshTagCodec: FixedSizeCodec<number | bigint, number, 1> = transformCodec(
+  getU8Codec(),
+  (value: number | bigint) => value,
+  (tag: number) => {
+    if (tag > 1) throw new RangeError(`invalid Borsh bool/Option tag ${tag} (expected 0 or 1)`)
+    return tag
+  }
+)
+
+/** A Borsh `[u8; N]`: exactly `size` bytes. Encoding a value of another length throws instead of padding. */
+export const fixedBytesCodec = <TSize extends number>(size: TSize): FixedSizeCodec<Uint8Array, Uint8Array, TSize> =>
+  transformCodec(
+    fixCodecSize(getBytesCodec(), size),
+    (value: Uint8Array) => {
+      if (value.length !== size) throw new RangeError(`expected ${size} bytes, got ${value.length}`)
+      return value
+    },
+    (value) => new Uint8Array(value)
+  )
