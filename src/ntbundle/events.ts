@@ -1,0 +1,112 @@
+import { Either } from "effect"
+import { asPlainBytes, fromBase64, toBase64, toHex } from "./bytes.ts"
+import { decodeAt, type DecodeError, decodeError } from "./errors.ts"
+import { EVENT_LAYOUTS, type EventDataByName } from "./generated/events.ts"
+import type { Layout } from "./generated/types.ts"
+
+export type * from "./generated/events.ts"
+
+/** IDL PascalCase event name, e.g. `"DepositRequested"`. */
+export type EventName = keyof EventDataByName
+
+/** A decoded ntbundle event: its name and its data (the fields after the discriminator). */
+export type NtEvent = {
+  readonly [K in EventName]: { readonly name: K; readonly data: EventDataByName[K] }
+}[EventName]
+
+const DISCRIMINATOR_LENGTH = 8
+const DATA_PREFIX = "Program data: "
+
+const eventNames = Object.keys(EVENT_LAYOUTS) as Array<EventName>
+
+export const EVENT_DISCRIMINATORS: { readonly [K in EventName]: Uint8Array } = Object.fromEntries(
+  eventNames.map((name) => [name, EVENT_LAYOUTS[name].discriminator])
+) as { readonly [K in EventName]: Uint8Array }
+
+const nameByDiscriminator: ReadonlyMap<string, EventName> = new Map(
+  eventNames.map((name) => [toHex(EVENT_LAYOUTS[name].discriminator), name])
+)
+
+// `name` and `data` are correlated in NtEvent, which TypeScript cannot follow through an indexed
+// access; this is the one place that widens a layout to the union of all event data.
+const layoutOf = (name: EventName): Layout<NtEvent["data"]> => EVENT_LAYOUTS[name] as Layout<NtEvent["data"]>
+
+/** Decodes `discriminator + Borsh data` (the bytes of a `Program data:` line). Never throws. */
+export const decodeEvent = (bytes: Uint8Array): Either.Either<NtEvent, DecodeError> => {
+  const data = asPlainBytes(bytes)
+  if (data.length < DISCRIMINATOR_LENGTH) {
+    return Either.left(decodeError("TOO_SHORT", `event data has ${data.length} bytes, less than a discriminator`))
+  }
+  const discriminator = toHex(data.subarray(0, DISCRIMINATOR_LENGTH))
+  const name = nameByDiscriminator.get(discriminator)
+  if (name === undefined) {
+    return Either.left(decodeError("UNKNOWN_DISCRIMINATOR", `no ntbundle event has discriminator ${discriminator}`))
+  }
+  return Either.map(
+    decodeAt(name, layoutOf(name).codec, data, DISCRIMINATOR_LENGTH),
+    (decoded) => ({ name, data: decoded }) as NtEvent
+  )
+}
+
+/** Discriminator then Borsh data, as the program's `emit!` logs it. Throws on out-of-range values. */
+export const encodeEvent = (event: NtEvent): Uint8Array => {
+  const layout = layoutOf(event.name)
+  const body = layout.codec.encode(event.data)
+  const data = new Uint8Array(DISCRIMINATOR_LENGTH + body.length)
+  data.set(layout.discriminator, 0)
+  data.set(body, DISCRIMINATOR_LENGTH)
+  return data
+}
+
+/** The log line the program writes for `event`. */
+export const eventLogLine = (event: NtEvent): string => DATA_PREFIX + toBase64(encodeEvent(event))
+
+const INVOKE = /^Program (\S+) invoke \[(\d+)\]$/
+const SUCCESS = /^Program (\S+) success$/
+const FAILED = /^Program (\S+) failed: /
+
+/**
+ * The events `programId` emitted, from a transaction's log messages.
+ *
+ * Follows the runtime's log structure: `Program <id> invoke [depth]` opens an invocation,
+ * `Program <id> success` / `Program <id> failed: ...` closes it, and a `Program data: <base64>`
+ * line belongs to the innermost open invocation. Only lines of `programId`'s own invocations count
+ * (not data logged by programs it calls, nor by its callers).
+ *
+ * `index` is the 0-based position of the line among `programId`'s data lines, so it stays the same
+ * whether or not an earlier line could be decoded; lines that are not valid base64 or not an
+ * ntbundle event are skipped. A `failed` line means the runtime aborted the whole transaction and
+ * nothing in it took effect, so the result is then empty.
+ */
+export const eventsFromLogs = (
+  logs: ReadonlyArray<string>,
+  programId: string
+): Array<{ index: number; event: NtEvent }> => {
+  const stack: Array<string> = []
+  const events: Array<{ index: number; event: NtEvent }> = []
+  let dataLines = 0
+  for (const line of logs) {
+    const invoke = INVOKE.exec(line)
+    if (invoke !== null) {
+      // Depth is 1-based; trusting it keeps the stack right even if a closing line is missing.
+      stack.splice(Math.max(Number(invoke[2]) - 1, 0))
+      stack.push(invoke[1] ?? "")
+      continue
+    }
+    if (FAILED.test(line)) return []
+    const success = SUCCESS.exec(line)
+    if (success !== null) {
+      const frame = stack.lastIndexOf(success[1] ?? "")
+      if (frame >= 0) stack.splice(frame)
+      continue
+    }
+    if (line.startsWith(DATA_PREFIX) && stack[stack.length - 1] === programId) {
+      const index = dataLines++
+      const bytes = fromBase64(line.slice(DATA_PREFIX.length))
+      if (bytes === undefined) continue
+      const decoded = decodeEvent(bytes)
+      if (Either.isRight(decoded)) events.push({ index, event: decoded.right })
+    }
+  }
+  return events
+}
