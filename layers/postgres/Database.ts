@@ -1,0 +1,28 @@
+import path from "node:path"
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Option, type Redacted } from "effect"
+import { embeddedPostgres } from "./EmbeddedPostgres.ts"
+import { migrate } from "./migrations.ts"
+
+export interface DatabaseOptions {
+  /** A server to use; without one, an embedded PostgreSQL runs in `<dataDir>/postgres`. */
+  readonly url: Option.Option<Redacted.Redacted>
+  readonly dataDir: string
+}
+
+const clientFor = (options: DatabaseOptions) =>
+  Option.match(options.url, {
+    onSome: (url) => PgClient.layer({ url, applicationName: "vault-gateway" }),
+    onNone: () =>
+      Layer.unwrapScoped(
+        Effect.gen(function*() {
+          const server = yield* embeddedPostgres(path.join(options.dataDir, "postgres"))
+          yield* Effect.logInfo(`embedded PostgreSQL listening on ${server.host}:${server.port}`)
+          return PgClient.layer({ ...server, applicationName: "vault-gateway" })
+        })
+      )
+  })
+
+/** SqlClient (and PgClient) on a migrated database. */
+export const DatabaseLive = (options: DatabaseOptions) =>
+  Layer.effectDiscard(migrate()).pipe(Layer.provideMerge(clientFor(options)))
