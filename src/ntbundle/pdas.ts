@@ -1,0 +1,162 @@
+import { createHash } from "node:crypto"
+import {
+  getAddressDecoder,
+  getAddressEncoder,
+  type Address,
+  type ProgramDerivedAddress,
+  type ProgramDerivedAddressBump
+} from "@solana/kit"
+import { BoundedCache } from "./boundedCache.ts"
+import { isOnEd25519Curve } from "./ed25519.ts"
+import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./programs.ts"
+
+// Synchronous program-derived addresses (kit's `getProgramDerivedAddress` is async because it
+// uses WebCrypto). Transaction builders derive several per build, so results are memoised.
+
+const MAX_SEED_LENGTH = 32
+const MAX_SEEDS = 16
+const PDA_MARKER = new TextEncoder().encode("ProgramDerivedAddress")
+
+const addressEncoder = getAddressEncoder()
+const addressDecoder = getAddressDecoder()
+
+const addressBytesCache = new BoundedCache<Address, Uint8Array>(50_000)
+
+/** The 32 bytes of a base58 address (memoised: base58 decoding is the costly part of a derivation). */
+export const addressBytes = (value: Address): Uint8Array =>
+  addressBytesCache.getOrCompute(value, () => new Uint8Array(addressEncoder.encode(value)))
+
+/**
+ * Solana's `find_program_address`: the first bump from 255 down whose
+ * sha256(seeds ‖ bump ‖ program ‖ "ProgramDerivedAddress") is not an ed25519 point.
+ * Throws only on programmer error (too many or too long seeds), like the runtime does.
+ */
+export const findProgramAddressSync = (
+  program: Address,
+  seeds: ReadonlyArray<Uint8Array>
+): ProgramDerivedAddress => {
+  if (seeds.length > MAX_SEEDS - 1) throw new RangeError(`at most ${MAX_SEEDS - 1} seeds besides the bump`)
+  for (const seed of seeds) {
+    if (seed.length > MAX_SEED_LENGTH) throw new RangeError(`seed longer than ${MAX_SEED_LENGTH} bytes`)
+  }
+  const programBytes = addressBytes(program)
+  const bumpByte = new Uint8Array(1)
+  for (let bump = 255; bump >= 0; bump--) {
+    bumpByte[0] = bump
+    const hash = createHash("sha256")
+    for (const seed of seeds) hash.update(seed)
+    const candidate = hash.update(bumpByte).update(programBytes).update(PDA_MARKER).digest()
+    if (!isOnEd25519Curve(candidate)) {
+      return [addressDecoder.decode(candidate), bump as ProgramDerivedAddressBump]
+    }
+  }
+  throw new Error("no viable bump seed")
+}
+
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
+
+const SEED = {
+  bundle: utf8("BUNDLE"),
+  userBundle: utf8("USER_BUNDLE"),
+  referrer: utf8("REFERRER"),
+  oracle: utf8("ORACLE"),
+  bundleTempData: utf8("BUNDLE_TEMP_DATA"),
+  pendingBundleAssetAuthority: utf8("PENDING_BUNDLE_ASSET_AUTHORITY"),
+  bundleAssetAuthority: utf8("BUNDLE_ASSET_AUTHORITY"),
+  strategy: utf8("STRATEGY"),
+  bundleMaster: utf8("BUNDLE_MASTER"),
+  bundleCreator: utf8("BUNDLE_CREATOR")
+} as const
+
+const derivationCache = new BoundedCache<string, ProgramDerivedAddress>(100_000)
+
+/** Memoised derivation keyed by the textual inputs, so a hit costs one string join and no hashing. */
+const derive = (
+  program: Address,
+  kind: string,
+  parts: ReadonlyArray<Address>,
+  seeds: () => ReadonlyArray<Uint8Array>
+): ProgramDerivedAddress =>
+  derivationCache.getOrCompute(`${program}/${kind}/${parts.join("/")}`, () => findProgramAddressSync(program, seeds()))
+
+/** Seed-size guard for Bundle names: the PDA seed is the 32 raw bytes of `bundle.name`. */
+export const BUNDLE_NAME_LENGTH = 32
+
+/** A bundle name as stored on chain: UTF-8, right-padded with zeros to 32 bytes; null when longer. */
+export const encodeBundleName = (name: string): Uint8Array | null => {
+  const text = utf8(name)
+  if (text.length > BUNDLE_NAME_LENGTH) return null
+  const padded = new Uint8Array(BUNDLE_NAME_LENGTH)
+  padded.set(text)
+  return padded
+}
+
+export const findBundlePda = (program: Address, name: Uint8Array): ProgramDerivedAddress =>
+  derivationCache.getOrCompute(`${program}/bundle/${Buffer.from(name).toString("hex")}`, () =>
+    findProgramAddressSync(program, [SEED.bundle, name])
+  )
+
+/** A user's position in a bundle. Seeds: owner first, then bundle. */
+export const findUserBundlePda = (program: Address, owner: Address, bundle: Address): ProgramDerivedAddress =>
+  derive(program, "user_bundle", [owner, bundle], () => [SEED.userBundle, addressBytes(owner), addressBytes(bundle)])
+
+/** A builder's registration in a bundle. Seeds: bundle first, then the referrer wallet. */
+export const findReferrerPda = (program: Address, bundle: Address, referrer: Address): ProgramDerivedAddress =>
+  derive(program, "referrer", [bundle, referrer], () => [SEED.referrer, addressBytes(bundle), addressBytes(referrer)])
+
+export const findOraclePda = (program: Address, bundle: Address): ProgramDerivedAddress =>
+  derive(program, "oracle", [bundle], () => [SEED.oracle, addressBytes(bundle)])
+
+export const findBundleTempDataPda = (program: Address, bundle: Address): ProgramDerivedAddress =>
+  derive(program, "bundle_temp_data", [bundle], () => [SEED.bundleTempData, addressBytes(bundle)])
+
+export const findPendingBundleAssetAuthorityPda = (program: Address, bundle: Address): ProgramDerivedAddress =>
+  derive(program, "pending_bundle_asset_authority", [bundle], () => [
+    SEED.pendingBundleAssetAuthority,
+    addressBytes(bundle)
+  ])
+
+export const findBundleAssetAuthorityPda = (program: Address, bundle: Address): ProgramDerivedAddress =>
+  derive(program, "bundle_asset_authority", [bundle], () => [SEED.bundleAssetAuthority, addressBytes(bundle)])
+
+export const findStrategyPda = (program: Address, receiver: Address, bundle: Address): ProgramDerivedAddress =>
+  derive(program, "strategy", [receiver, bundle], () => [SEED.strategy, addressBytes(receiver), addressBytes(bundle)])
+
+export const findBundleMasterPda = (program: Address): ProgramDerivedAddress =>
+  derive(program, "bundle_master", [], () => [SEED.bundleMaster])
+
+export const findBundleCreatorPda = (program: Address, creator: Address): ProgramDerivedAddress =>
+  derive(program, "bundle_creator", [creator], () => [SEED.bundleCreator, addressBytes(creator)])
+
+/** The associated token account of `owner` for `mint` under the classic SPL Token program (Token-2022 is not supported). */
+export const findAssociatedTokenAddress = (owner: Address, mint: Address): ProgramDerivedAddress =>
+  derive(ASSOCIATED_TOKEN_PROGRAM_ID, "ata", [owner, mint], () => [
+    addressBytes(owner),
+    addressBytes(TOKEN_PROGRAM_ID),
+    addressBytes(mint)
+  ])
+
+/** The per-bundle accounts most instructions need, derived from the bundle address and its asset mint. */
+export interface BundleDerivedAccounts {
+  readonly oracleData: Address
+  readonly bundleTempData: Address
+  readonly pendingBundleAssetAuthority: Address
+  readonly bundleAssetAuthority: Address
+  /** ATA(pending asset authority, mint): where deposits wait for netting. */
+  readonly pendingDepositTokenAccount: Address
+  /** ATA(bundle asset authority, mint): the vault's own token account. */
+  readonly bundleAssetTokenAccount: Address
+}
+
+export const deriveBundleAccounts = (program: Address, bundle: Address, mint: Address): BundleDerivedAccounts => {
+  const [pendingBundleAssetAuthority] = findPendingBundleAssetAuthorityPda(program, bundle)
+  const [bundleAssetAuthority] = findBundleAssetAuthorityPda(program, bundle)
+  return {
+    oracleData: findOraclePda(program, bundle)[0],
+    bundleTempData: findBundleTempDataPda(program, bundle)[0],
+    pendingBundleAssetAuthority,
+    bundleAssetAuthority,
+    pendingDepositTokenAccount: findAssociatedTokenAddress(pendingBundleAssetAuthority, mint)[0],
+    bundleAssetTokenAccount: findAssociatedTokenAddress(bundleAssetAuthority, mint)[0]
+  }
+}
