@@ -10,6 +10,91 @@ export interface GoldenInstruction {
   readonly dataHex: string
 }
 
+type Rates = { readonly referralPfeeBps: number; readonly referralMfeeBps: number; readonly referralTierIndex: number | null }
+type Tier = { readonly threshold: string; readonly pfeeBps: number; readonly mfeeBps: number }
+
+export interface GoldenMath {
+  readonly totalEquity: string
+  readonly sharePrice: string
+  readonly assetsFromShares: { readonly shares: string; readonly expected: string }
+  readonly grossForNet: { readonly net: string; readonly depositFeeBps: number; readonly expected: string }
+  readonly cooldown: ReadonlyArray<{
+    readonly shares: string
+    readonly totalShares: string
+    readonly tMin: string
+    readonly tMax: string
+    readonly curve: number
+    readonly expected: string
+  }>
+  readonly availability: {
+    readonly cooldown: string
+    readonly cutoffTs: string
+    readonly unlockCurrentCycleTs: string
+    readonly unlockNextCycleTs: string
+    readonly beforeCutoff: { readonly now: string; readonly expected: string }
+    readonly afterCutoff: { readonly now: string; readonly expected: string }
+  }
+  readonly tierRates: ReadonlyArray<{
+    readonly case: string
+    readonly referredNetDeposits: string
+    readonly override: { readonly rateOverrideFlags: number; readonly customPfeeBps: number; readonly customMfeeBps: number } | null
+    readonly expected: Rates
+  }>
+  readonly tierProgress: {
+    readonly referredNetDeposits: string
+    readonly currentTierIndex: number | null
+    readonly currentTier: Tier | null
+    readonly nextTierIndex: number | null
+    readonly nextTier: Tier | null
+    readonly remainingNetDeposits: string
+    readonly progressBps: number
+    readonly isHighestTier: boolean
+  }
+  readonly pendingFees: {
+    readonly now: string
+    readonly expected: Readonly<Record<"managementFeeShares" | "performanceFeeShares" | "totalFeeShares" | "feeValueRaw" | "sharePrice", string>>
+  }
+}
+
+export interface GoldenBuilders {
+  readonly program: string
+  readonly bundle: string
+  readonly user: string
+  readonly referrer: string
+  readonly depositFreshUser: { readonly amount: string; readonly instructions: ReadonlyArray<GoldenInstruction> }
+  readonly attributedDepositFreshUser: { readonly amount: string; readonly instructions: ReadonlyArray<GoldenInstruction> }
+  readonly withdraw: { readonly amount: string; readonly sharesAmount: string; readonly requestWithdrawal: GoldenInstruction }
+  readonly registrationZeroMin: { readonly kind: string; readonly instructions: ReadonlyArray<GoldenInstruction> }
+  readonly claim: {
+    readonly now: string
+    readonly sharesToWithdraw: string
+    readonly estimatedWithdrawalValueRaw: string
+    readonly estimatedAvailableTimestamp: string
+    readonly instructions: ReadonlyArray<GoldenInstruction>
+  }
+  readonly memo: { readonly program: string; readonly utf8: string }
+}
+
+export interface GoldenDevnetTransaction {
+  readonly txBytes: number
+  readonly messageBytes: number
+  readonly version: number
+  readonly header: {
+    readonly numSignerAccounts: number
+    readonly numReadonlySignerAccounts: number
+    readonly numReadonlyNonSignerAccounts: number
+  }
+  readonly feePayerAndOnlySigner: string
+  readonly blockhash: string
+  readonly staticAccounts: ReadonlyArray<string>
+  readonly instructions: ReadonlyArray<{
+    readonly program: string
+    readonly accountIndices: ReadonlyArray<number>
+    readonly dataHex: string
+    readonly meaning: string
+  }>
+}
+
 export interface Golden {
   readonly pdas: ReadonlyArray<{
     readonly case: string
@@ -21,9 +106,9 @@ export interface Golden {
   }>
   readonly accounts: Readonly<Record<"Bundle" | "UserBundleAccount" | "ReferrerAccount" | "OracleData" | "BundleTempData", { readonly hex: string; readonly size: number }>>
   readonly bundleJson: Readonly<Record<string, unknown>>
-  readonly math: any
-  readonly builders: any
-  readonly devnetDepositTransaction: any
+  readonly math: GoldenMath
+  readonly builders: GoldenBuilders
+  readonly devnetDepositTransaction: GoldenDevnetTransaction
   readonly idlAccountFlags: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>>
 }
 
