@@ -1,0 +1,67 @@
+import type { Address } from "@solana/kit"
+import { Either } from "effect"
+import type { BundleTempData, UserBundleAccount } from "../accounts.ts"
+import type { BuiltInstruction } from "../ix/meta.ts"
+import { depositFee, resolveEffectiveFees } from "../math.ts"
+import {
+  checkCanOpenPosition,
+  checkNotPaused,
+  depositInstructions,
+  requireBundle,
+  validateAmountRaw,
+  type VaultRef
+} from "./common.ts"
+import { reject, type BuildRejection } from "./rejection.ts"
+
+export interface DepositInput {
+  readonly vault: VaultRef
+  readonly user: Address
+  /** The user's position in the vault; null when it does not exist yet. */
+  readonly userBundleAccount: UserBundleAccount | null
+  /** Gross amount in raw asset units. */
+  readonly amount: bigint
+  /** Source of funds; defaults to the user's ATA for the vault's asset. */
+  readonly userTokenAccount?: Address
+  /** When known, a paused vault is rejected up front. */
+  readonly bundleTempData?: BundleTempData | null
+}
+
+export interface DepositPlan {
+  /** [initialize_bundle_depositor], request_deposit. */
+  readonly instructions: ReadonlyArray<BuiltInstruction>
+  readonly initializesUserAccount: boolean
+  readonly grossAmount: bigint
+  /** Deposit fee at the user's effective rate (rounded up) and what remains for shares. */
+  readonly feeAmount: bigint
+  readonly netAmount: bigint
+}
+
+/** An unattributed deposit. Checks: amount, vault exists, not paused, position can be opened, vault minimum. */
+export const buildDeposit = (input: DepositInput): Either.Either<DepositPlan, BuildRejection> =>
+  Either.gen(function* () {
+    const amount = yield* validateAmountRaw(input.amount)
+    const bundle = yield* requireBundle(input.vault)
+    yield* checkNotPaused(input.vault, input.bundleTempData)
+    yield* checkCanOpenPosition(input.vault, bundle, input.userBundleAccount)
+    if (amount < bundle.minDepositAmount) {
+      return yield* Either.left(
+        reject("MIN_DEPOSIT_AMOUNT_NOT_MET", `deposit ${amount} is below the vault minimum ${bundle.minDepositAmount}`)
+      )
+    }
+    const fees = resolveEffectiveFees(bundle, input.userBundleAccount)
+    const split = depositFee(amount, fees.depositFeeBps)
+    return {
+      instructions: depositInstructions({
+        vault: input.vault,
+        bundle,
+        user: input.user,
+        userBundleAccount: input.userBundleAccount,
+        amount,
+        userTokenAccount: input.userTokenAccount
+      }),
+      initializesUserAccount: input.userBundleAccount === null,
+      grossAmount: amount,
+      feeAmount: split.feeAmount,
+      netAmount: split.netAmount
+    }
+  })

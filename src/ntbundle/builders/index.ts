@@ -1,0 +1,7 @@
+export * from "./attributedDeposit.ts"
+export * from "./builderClaim.ts"
+export * from "./builderRegistration.ts"
+export * from "./common.ts"
+export * from "./deposit.ts"
+export * from "./rejection.ts"
+export * from "./withdraw.ts"

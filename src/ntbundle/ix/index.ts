@@ -1,0 +1,6 @@
+export * from "./associatedToken.ts"
+export * from "./computeBudget.ts"
+export * from "./keeper.ts"
+export * from "./memo.ts"
+export * from "./meta.ts"
+export * from "./user.ts"
