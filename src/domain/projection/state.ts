@@ -1,0 +1,293 @@
+import { type Address, getAddressEncoder } from "@solana/kit"
+import { Either } from "effect"
+import {
+  type Bundle,
+  type BundleTempData,
+  decodeBundle,
+  decodeBundleTempData,
+  decodeOracleData,
+  decodeReferrerAccount,
+  type OracleData,
+  type ReferrerAccount
+} from "../../ntbundle/accounts.ts"
+import { findBundleTempDataPda, findOraclePda } from "../../ntbundle/pdas.ts"
+import type { AsOf } from "../chainPosition.ts"
+import { type AccountKind, accountKind } from "./accountKind.ts"
+import type { ProjectionChange } from "./changes.ts"
+import { type Cohort, NestedMap, SetIndex } from "./indexes.ts"
+import { ownerBytes, readUserIndexFields } from "./userFields.ts"
+import { findUserVault } from "./userVault.ts"
+
+/** One program account as the chain last showed it: the raw bytes are the source of truth. */
+export interface RawAccount {
+  readonly owner: string
+  readonly slot: number
+  readonly data: Uint8Array
+  readonly kind: AccountKind
+}
+
+export interface AccountUpdate {
+  readonly address: string
+  readonly owner: string
+  readonly slot: number
+  /** Empty when the account was closed. */
+  readonly data: Uint8Array
+}
+
+export interface VaultView {
+  readonly address: string
+  readonly oracleAddress: string
+  readonly tempAddress: string
+  bundle: Bundle
+  oracle: OracleData | null
+  temp: BundleTempData | null
+}
+
+export interface UserEntry {
+  readonly vault: string | null
+  readonly owner: string
+  readonly referrer: string | null
+  readonly shares: bigint
+}
+
+export interface ReferrerEntry {
+  readonly wallet: string
+  readonly vault: string
+  readonly account: ReferrerAccount
+}
+
+const addressEncoder = getAddressEncoder()
+const NO_CHANGES: ReadonlyArray<ProjectionChange> = []
+
+/**
+ * The in-memory projection: raw program accounts plus the decoded views and indexes reads need, so
+ * that a read costs O(answer). Mutable and owned by one writer (the ingest actor); readers only read.
+ */
+export class ProjectionState {
+  readonly accounts = new Map<string, RawAccount>()
+  readonly vaults = new Map<string, VaultView>()
+  readonly users = new Map<string, UserEntry>()
+  readonly referrers = new Map<string, ReferrerEntry>()
+  /** owner wallet -> its UserBundleAccount addresses */
+  readonly positionsByOwner = new SetIndex()
+  /** builder wallet -> vault -> bound users and their share sum */
+  readonly cohorts = new NestedMap<Cohort>()
+  /** builder wallet -> vault -> ReferrerAccount address */
+  readonly registrations = new NestedMap<string>()
+  /** vault -> builder wallets registered in it or with users bound in it */
+  readonly referrersByVault = new SetIndex()
+  /** owner wallet -> number of its positions holding shares */
+  readonly activeOwners = new Map<string, number>()
+  /** Accounts of the program whose layout we do not know (counted, never decoded). */
+  readonly unrecognised = new Set<string>()
+
+  asOf: AsOf | null = null
+  /** Bumped on every applied change: lets readers cache encodings per version. */
+  version = 0
+
+  readonly #programBytes: Uint8Array
+  readonly #vaultOfPda = new Map<string, string>()
+  readonly #vaultKeys: Array<string> = []
+  readonly #vaultKeyBytes: Array<Uint8Array> = []
+  readonly #unresolvedUsers = new Set<string>()
+
+  constructor(readonly programId: Address) {
+    this.#programBytes = new Uint8Array(addressEncoder.encode(programId))
+  }
+
+  /** Users whose vault could not be determined yet (their Bundle not seen so far). */
+  get unresolvedUsers(): ReadonlySet<string> {
+    return this.#unresolvedUsers
+  }
+
+  /** Applies one account update unless the stored version is newer; returns what changed. */
+  apply(update: AccountUpdate): ReadonlyArray<ProjectionChange> {
+    const previous = this.accounts.get(update.address)
+    if (previous !== undefined && update.slot < previous.slot) return NO_CHANGES
+    const changes: Array<ProjectionChange> = []
+    if (previous !== undefined) this.#unindex(update.address, previous, changes)
+    if (update.data.length === 0 || update.owner !== this.programId) {
+      this.accounts.delete(update.address)
+      if (previous?.kind === "Bundle" && this.vaults.delete(update.address)) {
+        changes.push({ _tag: "VaultChanged", vault: update.address })
+      }
+    } else {
+      const account: RawAccount = { owner: update.owner, slot: update.slot, data: update.data, kind: accountKind(update.data) }
+      this.accounts.set(update.address, account)
+      this.#index(update.address, account, changes)
+    }
+    if (changes.length > 0) this.version++
+    return changes
+  }
+
+  #index(address: string, account: RawAccount, changes: Array<ProjectionChange>): void {
+    switch (account.kind) {
+      case "Bundle":
+        return this.#indexBundle(address, account.data, changes)
+      case "OracleData":
+      case "BundleTempData":
+        return this.#linkVaultPart(address, account, changes)
+      case "ReferrerAccount":
+        return this.#indexReferrer(address, account.data, changes)
+      case "UserBundleAccount":
+        return this.#indexUser(address, account.data, changes)
+      case "Unrecognised":
+        this.unrecognised.add(address)
+        return
+      case "Other":
+        return
+    }
+  }
+
+  #unindex(address: string, account: RawAccount, changes: Array<ProjectionChange>): void {
+    switch (account.kind) {
+      case "UserBundleAccount":
+        return this.#unindexUser(address, changes)
+      case "ReferrerAccount": {
+        const entry = this.referrers.get(address)
+        if (entry === undefined) return
+        this.referrers.delete(address)
+        this.registrations.delete(entry.wallet, entry.vault)
+        if (this.cohorts.get(entry.wallet, entry.vault) === undefined) this.referrersByVault.remove(entry.vault, entry.wallet)
+        changes.push({ _tag: "ReferrerChanged", wallet: entry.wallet, vault: entry.vault })
+        return
+      }
+      case "OracleData":
+      case "BundleTempData": {
+        const vault = this.vaults.get(this.#vaultOfPda.get(address) ?? "")
+        if (vault === undefined) return
+        if (account.kind === "OracleData") vault.oracle = null
+        else vault.temp = null
+        changes.push({ _tag: "VaultChanged", vault: vault.address })
+        return
+      }
+      case "Unrecognised":
+        this.unrecognised.delete(address)
+        return
+      case "Bundle":
+      case "Other":
+        return // a Bundle's view is replaced in place by its next version, or dropped when it closes
+    }
+  }
+
+  #indexBundle(address: string, data: Uint8Array, changes: Array<ProjectionChange>): void {
+    const decoded = decodeBundle(data)
+    if (Either.isLeft(decoded)) {
+      this.unrecognised.add(address)
+      return
+    }
+    const existing = this.vaults.get(address)
+    if (existing !== undefined) {
+      existing.bundle = decoded.right
+    } else {
+      const vaultAddress = address as Address
+      const [oracleAddress] = findOraclePda(this.programId, vaultAddress)
+      const [tempAddress] = findBundleTempDataPda(this.programId, vaultAddress)
+      const view: VaultView = { address, oracleAddress, tempAddress, bundle: decoded.right, oracle: null, temp: null }
+      this.vaults.set(address, view)
+      this.#vaultOfPda.set(oracleAddress, address)
+      this.#vaultOfPda.set(tempAddress, address)
+      this.#vaultKeys.push(address)
+      this.#vaultKeyBytes.push(new Uint8Array(addressEncoder.encode(vaultAddress)))
+      for (const part of [oracleAddress, tempAddress]) {
+        const raw = this.accounts.get(part)
+        if (raw !== undefined) this.#linkVaultPart(part, raw, changes)
+      }
+      this.#retryUnresolvedUsers(changes)
+    }
+    changes.push({ _tag: "VaultChanged", vault: address })
+  }
+
+  #linkVaultPart(address: string, account: RawAccount, changes: Array<ProjectionChange>): void {
+    const vault = this.vaults.get(this.#vaultOfPda.get(address) ?? "")
+    if (vault === undefined) return // linked when its Bundle arrives
+    if (account.kind === "OracleData") {
+      const decoded = decodeOracleData(account.data)
+      vault.oracle = Either.getOrNull(decoded)
+    } else {
+      const decoded = decodeBundleTempData(account.data)
+      vault.temp = Either.getOrNull(decoded)
+    }
+    changes.push({ _tag: "VaultChanged", vault: vault.address })
+  }
+
+  #indexReferrer(address: string, data: Uint8Array, changes: Array<ProjectionChange>): void {
+    const decoded = decodeReferrerAccount(data)
+    if (Either.isLeft(decoded)) {
+      this.unrecognised.add(address)
+      return
+    }
+    const account = decoded.right
+    const entry: ReferrerEntry = { wallet: account.referrer, vault: account.bundle, account }
+    this.referrers.set(address, entry)
+    this.registrations.getOrCreate(entry.wallet, entry.vault, () => address)
+    this.referrersByVault.add(entry.vault, entry.wallet)
+    changes.push({ _tag: "ReferrerChanged", wallet: entry.wallet, vault: entry.vault })
+  }
+
+  #indexUser(address: string, data: Uint8Array, changes: Array<ProjectionChange>): void {
+    const fields = readUserIndexFields(data)
+    const vault = this.#resolveUserVault(address, data)
+    const entry: UserEntry = { vault, ...fields }
+    this.users.set(address, entry)
+    this.positionsByOwner.add(entry.owner, address)
+    if (entry.shares > 0n) this.activeOwners.set(entry.owner, (this.activeOwners.get(entry.owner) ?? 0) + 1)
+    if (vault !== null && entry.referrer !== null) {
+      const cohort = this.cohorts.getOrCreate(entry.referrer, vault, () => ({ users: new Set(), shares: 0n }))
+      cohort.users.add(address)
+      cohort.shares += entry.shares
+      this.referrersByVault.add(vault, entry.referrer)
+      changes.push({ _tag: "ReferrerChanged", wallet: entry.referrer, vault })
+    }
+    changes.push({ _tag: "UserChanged", account: address, owner: entry.owner, vault })
+  }
+
+  #unindexUser(address: string, changes: Array<ProjectionChange>): void {
+    const entry = this.users.get(address)
+    if (entry === undefined) return
+    this.users.delete(address)
+    this.#unresolvedUsers.delete(address)
+    this.positionsByOwner.remove(entry.owner, address)
+    if (entry.shares > 0n) {
+      const active = (this.activeOwners.get(entry.owner) ?? 1) - 1
+      if (active === 0) this.activeOwners.delete(entry.owner)
+      else this.activeOwners.set(entry.owner, active)
+    }
+    if (entry.vault !== null && entry.referrer !== null) {
+      const cohort = this.cohorts.get(entry.referrer, entry.vault)
+      if (cohort !== undefined) {
+        cohort.users.delete(address)
+        cohort.shares -= entry.shares
+        if (cohort.users.size === 0) {
+          this.cohorts.delete(entry.referrer, entry.vault)
+          if (this.registrations.get(entry.referrer, entry.vault) === undefined) {
+            this.referrersByVault.remove(entry.vault, entry.referrer)
+          }
+        }
+      }
+      changes.push({ _tag: "ReferrerChanged", wallet: entry.referrer, vault: entry.vault })
+    }
+  }
+
+  #resolveUserVault(address: string, data: Uint8Array): string | null {
+    const known = this.users.get(address)?.vault
+    if (known !== undefined && known !== null) return known
+    const accountBytes = new Uint8Array(addressEncoder.encode(address as Address))
+    const index = findUserVault(this.#programBytes, ownerBytes(data), accountBytes, this.#vaultKeyBytes)
+    if (index >= 0) {
+      this.#unresolvedUsers.delete(address)
+      return this.#vaultKeys[index]!
+    }
+    this.#unresolvedUsers.add(address)
+    return null
+  }
+
+  #retryUnresolvedUsers(changes: Array<ProjectionChange>): void {
+    for (const address of [...this.#unresolvedUsers]) {
+      const raw = this.accounts.get(address)
+      if (raw === undefined) continue
+      this.#unindexUser(address, changes)
+      this.#indexUser(address, raw.data, changes)
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import { getAddressDecoder } from "@solana/kit"
+
+// The UserBundleAccount fields the indexes need, read in place: decoding the whole 440-byte
+// account for every update of a million positions would dominate the apply rate.
+const OWNER_OFFSET = 8
+const SHARES_OFFSET = 48
+const REFERRER_OFFSET = 263
+
+const addressDecoder = getAddressDecoder()
+
+export interface UserIndexFields {
+  readonly owner: string
+  readonly shares: bigint
+  /** The bound builder's wallet, or null when none (the all-zero key). */
+  readonly referrer: string | null
+}
+
+const readU128 = (data: Uint8Array, offset: number): bigint => {
+  const view = new DataView(data.buffer, data.byteOffset + offset, 16)
+  return view.getBigUint64(0, true) | (view.getBigUint64(8, true) << 64n)
+}
+
+const isZero = (data: Uint8Array, offset: number): boolean => {
+  for (let i = offset; i < offset + 32; i++) if (data[i] !== 0) return false
+  return true
+}
+
+export const ownerBytes = (data: Uint8Array): Uint8Array => data.subarray(OWNER_OFFSET, OWNER_OFFSET + 32)
+
+export const readUserIndexFields = (data: Uint8Array): UserIndexFields => ({
+  owner: addressDecoder.decode(ownerBytes(data)),
+  shares: readU128(data, SHARES_OFFSET),
+  referrer: isZero(data, REFERRER_OFFSET)
+    ? null
+    : addressDecoder.decode(data.subarray(REFERRER_OFFSET, REFERRER_OFFSET + 32))
+})
+
