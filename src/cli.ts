@@ -10,6 +10,10 @@ const commands: Record<string, Entry> = {
   serve: {
     summary: "run the gateway (sandbox chain and embedded Postgres unless configured otherwise)",
     load: async () => (await import("./commands/serve.ts")).serve
+  },
+  inspect: {
+    summary: "decode ntbundle account data, events and transactions offline (JSON on stdout)",
+    load: async () => (await import("./commands/inspect.ts")).inspect
   }
 }
 
