@@ -1,0 +1,222 @@
+import { createProgramAddress } from "../crypto/pda.ts"
+import { fail, failWithRuntimeLog, InstructionFailure, instructionErrorText, type InstructionError } from "./errors.ts"
+import type { AccountOverlay } from "./overlay.ts"
+import type { AccountView, ClockView, Instruction, InvocationContext, ProgramRegistry } from "./program.ts"
+
+/**
+ * Runs one instruction (and, through `invoke`, its cross-program invocations) against the
+ * transaction's overlay, with the runtime's privilege rules and log lines.
+ *
+ * Approximations: a CPI may call any registered program without the program account being among
+ * the caller's accounts; data may grow by any amount per instruction (up to 10 MiB); compute
+ * units are whatever the handlers charge (fixed costs per instruction kind, no per-byte model).
+ */
+export const MAX_INVOKE_DEPTH = 5
+const MAX_ACCOUNT_DATA_LENGTH = 10 * 1024 * 1024
+const LOG_BYTES_LIMIT = 10_000
+const U64_MAX = 2n ** 64n - 1n
+
+export class LogCollector {
+  readonly lines: string[] = []
+  private bytes = 0
+  private truncated = false
+
+  push(line: string): void {
+    if (this.truncated) return
+    this.bytes += line.length
+    if (this.bytes > LOG_BYTES_LIMIT) {
+      this.truncated = true
+      this.lines.push("Log truncated")
+      return
+    }
+    this.lines.push(line)
+  }
+}
+
+export class ComputeMeter {
+  constructor(public remaining: number) {}
+
+  consume(units: number): void {
+    if (units > this.remaining) {
+      this.remaining = 0
+      fail("ComputationalBudgetExceeded")
+    }
+    this.remaining -= units
+  }
+}
+
+export interface ExecutionEnvironment {
+  readonly overlay: AccountOverlay
+  readonly programs: ProgramRegistry
+  readonly clock: ClockView
+  readonly logs: LogCollector
+  readonly meter: ComputeMeter
+  returnData: { readonly programId: string; readonly data: Uint8Array } | undefined
+  readonly callStack: string[]
+}
+
+interface Privileges {
+  isSigner: boolean
+  isWritable: boolean
+}
+
+/** Executes `instruction` with the given per-account privileges; throws InstructionFailure on failure. */
+export const executeInstruction = (
+  environment: ExecutionEnvironment,
+  instruction: Instruction,
+  privileges: ReadonlyMap<string, Privileges>
+): void => {
+  const { programs, logs, meter, callStack } = environment
+  const programId = instruction.programId
+  const handler = programs.get(programId)
+  if (handler === undefined) fail("UnsupportedProgramId")
+  if (callStack.length >= MAX_INVOKE_DEPTH) fail("CallDepth")
+  if (callStack.includes(programId) && callStack[callStack.length - 1] !== programId) fail("ReentrancyNotAllowed")
+  const stackHeight = callStack.length + 1
+  logs.push(`Program ${programId} invoke [${stackHeight}]`)
+  callStack.push(programId)
+  const budgetAtStart = meter.remaining
+  const lamportsBefore = lamportSum(environment, privileges)
+  try {
+    meter.consume(handler!.baseComputeUnits)
+    const returned = handler!.execute(createContext(environment, instruction, privileges, stackHeight))
+    if (returned instanceof InstructionFailure) throw returned
+    if (lamportSum(environment, privileges) !== lamportsBefore) fail("UnbalancedInstruction")
+  } catch (thrown) {
+    const failure = asFailure(thrown, logs)
+    if (handler!.kind === "bpf") logs.push(`Program ${programId} consumed ${budgetAtStart - meter.remaining} of ${budgetAtStart} compute units`)
+    logs.push(`Program ${programId} failed: ${instructionErrorText(failure.error)}`)
+    // The failure's own log line is written once, by the frame that raised it; callers up the
+    // stack log only their own `failed` line with the same error, as on Solana.
+    throw new InstructionFailure(failure.error)
+  } finally {
+    callStack.pop()
+  }
+  if (handler!.kind === "bpf") logs.push(`Program ${programId} consumed ${budgetAtStart - meter.remaining} of ${budgetAtStart} compute units`)
+  logs.push(`Program ${programId} success`)
+}
+
+const asFailure = (thrown: unknown, logs: LogCollector): InstructionFailure => {
+  if (thrown instanceof InstructionFailure) {
+    if (thrown.logLine !== undefined) logs.push(thrown.logLine)
+    return thrown
+  }
+  logs.push(`Program log: panicked at '${thrown instanceof Error ? thrown.message : String(thrown)}'`)
+  return new InstructionFailure("ProgramFailedToComplete")
+}
+
+const lamportSum = (environment: ExecutionEnvironment, privileges: ReadonlyMap<string, Privileges>): bigint => {
+  let sum = 0n
+  for (const address of privileges.keys()) sum += environment.overlay.read(address).lamports
+  return sum
+}
+
+/** Merges duplicate metas (an account passed twice has the union of its privileges). */
+export const privilegesOf = (instruction: Instruction): Map<string, Privileges> => {
+  const privileges = new Map<string, Privileges>()
+  for (const meta of instruction.accounts) {
+    const known = privileges.get(meta.address)
+    if (known === undefined) privileges.set(meta.address, { isSigner: meta.isSigner, isWritable: meta.isWritable })
+    else {
+      known.isSigner ||= meta.isSigner
+      known.isWritable ||= meta.isWritable
+    }
+  }
+  return privileges
+}
+
+const createContext = (
+  environment: ExecutionEnvironment,
+  instruction: Instruction,
+  privileges: ReadonlyMap<string, Privileges>,
+  stackHeight: number
+): InvocationContext => {
+  const { overlay, logs, meter } = environment
+  const programId = instruction.programId
+
+  const privilegeOf = (address: string): Privileges => privileges.get(address) ?? failWithRuntimeLog("MissingAccount", `Instruction references an unknown account ${address}`)
+  const view = (address: string): AccountView => ({ address, ...overlay.read(address) })
+  const requireWritable = (address: string, error: InstructionError): void => {
+    const privilege = privilegeOf(address)
+    if (!privilege.isWritable || overlay.read(address).executable) fail(error)
+  }
+  const requireOwned = (address: string, error: InstructionError): void => {
+    if (overlay.read(address).owner !== programId) fail(error)
+  }
+
+  const context: InvocationContext = {
+    programId,
+    instruction,
+    clock: environment.clock,
+    stackHeight,
+    accountAt: (index) => {
+      const meta = instruction.accounts[index] ?? fail("NotEnoughAccountKeys")
+      const privilege = privilegeOf(meta.address)
+      return { ...view(meta.address), isSigner: privilege.isSigner, isWritable: privilege.isWritable }
+    },
+    account: (address) => {
+      privilegeOf(address)
+      return view(address)
+    },
+    isSigner: (address) => privileges.get(address)?.isSigner === true,
+    isWritable: (address) => privileges.get(address)?.isWritable === true,
+    requireSigner: (address) => {
+      if (privileges.get(address)?.isSigner !== true) fail("MissingRequiredSignature", `${address} must sign`)
+    },
+    dataMut: (address) => {
+      requireWritable(address, "ReadonlyDataModified")
+      requireOwned(address, "ExternalAccountDataModified")
+      return overlay.mutableData(address)
+    },
+    setData: (address, data) => {
+      requireWritable(address, "ReadonlyDataModified")
+      requireOwned(address, "ExternalAccountDataModified")
+      if (data.length > MAX_ACCOUNT_DATA_LENGTH) fail("InvalidRealloc")
+      overlay.setData(address, data)
+    },
+    setLamports: (address, lamports) => {
+      const current = overlay.read(address).lamports
+      if (lamports === current) return
+      if (lamports < 0n) fail("InsufficientFunds")
+      if (lamports > U64_MAX) fail("ArithmeticOverflow")
+      requireWritable(address, "ReadonlyLamportChange")
+      if (lamports < current) requireOwned(address, "ExternalAccountLamportSpend")
+      overlay.setLamports(address, lamports)
+    },
+    transferLamports: (from, to, lamports) => {
+      if (lamports < 0n) fail("InvalidArgument")
+      const fromLamports = overlay.read(from).lamports
+      if (fromLamports < lamports) fail("InsufficientFunds")
+      context.setLamports(from, fromLamports - lamports)
+      context.setLamports(to, overlay.read(to).lamports + lamports)
+    },
+    assign: (address, newOwner) => {
+      const current = overlay.read(address)
+      if (current.owner === newOwner) return
+      requireWritable(address, "ModifiedProgramId")
+      requireOwned(address, "ModifiedProgramId")
+      if (current.data.some((byte) => byte !== 0)) fail("ModifiedProgramId")
+      overlay.setOwner(address, newOwner)
+    },
+    log: (message) => logs.push(`Program log: ${message}`),
+    emitData: (...chunks) => logs.push(`Program data: ${chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length).toString("base64")).join(" ")}`),
+    setReturnData: (data) => {
+      environment.returnData = { programId, data: new Uint8Array(data) }
+      logs.push(`Program return: ${programId} ${Buffer.from(data).toString("base64")}`)
+    },
+    consumeComputeUnits: (units) => meter.consume(units),
+    invoke: (callee, signerSeeds = []) => {
+      const pdaSigners = new Set<string>()
+      for (const seeds of signerSeeds) pdaSigners.add(createProgramAddress(seeds, programId) ?? fail("InvalidSeeds"))
+      for (const meta of callee.accounts) {
+        const privilege = privileges.get(meta.address) ?? failWithRuntimeLog("MissingAccount", `Instruction references an unknown account ${meta.address}`)
+        if (meta.isWritable && !privilege.isWritable) failWithRuntimeLog("PrivilegeEscalation", `${meta.address}'s writable privilege escalated`)
+        if (meta.isSigner && !privilege.isSigner && !pdaSigners.has(meta.address)) {
+          failWithRuntimeLog("PrivilegeEscalation", `${meta.address}'s signer privilege escalated`)
+        }
+      }
+      executeInstruction(environment, callee, privilegesOf(callee))
+    }
+  }
+  return context
+}
