@@ -1,0 +1,97 @@
+import { Console, Effect } from "effect"
+import { decodeBase58Exact } from "../sandbox/codec/base58.ts"
+import { sandboxScoped } from "../sandbox/layer.ts"
+import { DEFAULT_NTBUNDLE_PROGRAM_ID } from "../sandbox/programs/ids.ts"
+import type { SandboxOptions } from "../sandbox/sandbox.ts"
+import { runMain } from "../runMain.ts"
+import { EXIT_USAGE, type Command } from "./Command.ts"
+
+const HELP = `usage: vault-gateway sandbox [options]
+
+Runs a local Solana cluster for the ntbundle program: JSON-RPC on --port, PubSub (WebSocket)
+on --port + 1, until interrupted (Ctrl-C).
+
+options:
+  --host <address>      listen address (default 127.0.0.1)
+  --port <n>            JSON-RPC port; PubSub uses n + 1 (default 8899; 0 picks free ports)
+  --seed <seed>         seed of every deterministic choice (default 1)
+  --slot-ms <ms>        slot time (default 400)
+  --manual              advance slots only through sandbox_step
+  --program-id <id>     program id hosted (default ${DEFAULT_NTBUNDLE_PROGRAM_ID})
+`
+
+const VALUE_FLAGS = new Set(["--host", "--port", "--seed", "--slot-ms", "--program-id"])
+
+type Parsed = { readonly options: SandboxOptions } | { readonly error: string }
+
+const readInteger = (value: string, flag: string, min: number): number | string => {
+  const parsed = Number(value)
+  return Number.isSafeInteger(parsed) && parsed >= min ? parsed : `${flag} needs an integer >= ${min}, got '${value}'`
+}
+
+export const parseSandboxArgs = (args: ReadonlyArray<string>): Parsed => {
+  const options: { -readonly [K in keyof SandboxOptions]: SandboxOptions[K] } = { port: 8899 }
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined]
+    if (flag === "--manual") {
+      options.clock = "manual"
+      continue
+    }
+    if (!VALUE_FLAGS.has(flag)) return { error: `unknown option '${arg}'` }
+    const value = inline ?? args[++index]
+    if (value === undefined) return { error: `${flag} needs a value` }
+    switch (flag) {
+      case "--host":
+        options.host = value
+        break
+      case "--port": {
+        const port = readInteger(value, flag, 0)
+        if (typeof port === "string") return { error: port }
+        if (port > 65534) return { error: "--port must leave room for PubSub on port + 1" }
+        options.port = port
+        break
+      }
+      case "--seed":
+        options.seed = /^\d+$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : value
+        break
+      case "--slot-ms": {
+        const slotMs = readInteger(value, flag, 1)
+        if (typeof slotMs === "string") return { error: slotMs }
+        options.slotMs = slotMs
+        break
+      }
+      case "--program-id":
+        if (decodeBase58Exact(value, 32) === undefined) return { error: `--program-id is not a base58 address: '${value}'` }
+        options.programId = value
+        break
+      default:
+        return { error: `unknown option '${arg}'` }
+    }
+  }
+  return { options }
+}
+
+export const sandbox: Command = {
+  run: async (args) => {
+    if (args.includes("--help") || args.includes("-h")) {
+      process.stdout.write(HELP)
+      return 0
+    }
+    const parsed = parseSandboxArgs(args)
+    if ("error" in parsed) {
+      process.stderr.write(`vault-gateway sandbox: ${parsed.error}\n${HELP}`)
+      return EXIT_USAGE
+    }
+    const program = Effect.scoped(
+      Effect.gen(function* () {
+        const handle = yield* sandboxScoped(parsed.options)
+        yield* Console.log(`sandbox JSON-RPC: ${handle.rpcUrl}`)
+        yield* Console.log(`sandbox PubSub:   ${handle.wsUrl}`)
+        yield* Console.log(`program ${handle.chain.programId}, seed ${String(handle.chain.seed)}, slot ${handle.chain.slotMs} ms (${handle.clockMode})`)
+        return yield* Effect.never
+      })
+    )
+    return runMain(program)
+  }
+}
