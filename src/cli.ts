@@ -14,6 +14,10 @@ const commands: Record<string, Entry> = {
   inspect: {
     summary: "decode ntbundle account data, events and transactions offline (JSON on stdout)",
     load: async () => (await import("./commands/inspect.ts")).inspect
+  },
+  sandbox: {
+    summary: "run the local Solana sandbox chain (JSON-RPC on --port, PubSub on --port + 1)",
+    load: async () => (await import("./commands/sandbox.ts")).sandbox
   }
 }
 
