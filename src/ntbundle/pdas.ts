@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto"
 import {
-  getAddressDecoder,
   getAddressEncoder,
   type Address,
   type ProgramDerivedAddress,
   type ProgramDerivedAddressBump
 } from "@solana/kit"
+import { addressFromBytes, decodeBase58Bytes32 } from "./base58.ts"
 import { BoundedCache } from "./boundedCache.ts"
 import { isOnEd25519Curve } from "./ed25519.ts"
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./programs.ts"
@@ -18,13 +18,12 @@ const MAX_SEEDS = 16
 const PDA_MARKER = new TextEncoder().encode("ProgramDerivedAddress")
 
 const addressEncoder = getAddressEncoder()
-const addressDecoder = getAddressDecoder()
 
 const addressBytesCache = new BoundedCache<Address, Uint8Array>(50_000)
 
-/** The 32 bytes of a base58 address (memoised: base58 decoding is the costly part of a derivation). */
+/** The 32 bytes of an address (memoised). Kit's encoder handles, and names, a malformed one. */
 export const addressBytes = (value: Address): Uint8Array =>
-  addressBytesCache.getOrCompute(value, () => new Uint8Array(addressEncoder.encode(value)))
+  addressBytesCache.getOrCompute(value, () => decodeBase58Bytes32(value) ?? new Uint8Array(addressEncoder.encode(value)))
 
 /**
  * Solana's `find_program_address`: the first bump from 255 down whose
@@ -47,7 +46,7 @@ export const findProgramAddressSync = (
     for (const seed of seeds) hash.update(seed)
     const candidate = hash.update(bumpByte).update(programBytes).update(PDA_MARKER).digest()
     if (!isOnEd25519Curve(candidate)) {
-      return [addressDecoder.decode(candidate), bump as ProgramDerivedAddressBump]
+      return [addressFromBytes(candidate), bump as ProgramDerivedAddressBump]
     }
   }
   throw new Error("no viable bump seed")
@@ -68,7 +67,7 @@ const SEED = {
   bundleCreator: utf8("BUNDLE_CREATOR")
 } as const
 
-const derivationCache = new BoundedCache<string, ProgramDerivedAddress>(100_000)
+const derivationCache = new BoundedCache<string, ProgramDerivedAddress>(50_000)
 
 /** Memoised derivation keyed by the textual inputs, so a hit costs one string join and no hashing. */
 const derive = (

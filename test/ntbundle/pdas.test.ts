@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck } from "effect"
 import { getAddressDecoder, getAddressEncoder, getProgramDerivedAddress, isOffCurveAddress, type Address } from "@solana/kit"
+import { decodeBase58Bytes32, encodeBase58Bytes32 } from "../../src/ntbundle/base58.ts"
 import { isOnEd25519Curve } from "../../src/ntbundle/ed25519.ts"
 import {
   encodeBundleName,
@@ -148,5 +149,32 @@ describe("PDAs", () => {
     const mint = addr("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v")
     expect(findAssociatedTokenAddress(owner, mint)[0]).toBe(golden.pdas.find((p) => p.case === "mainnetAutopilot.userTokenAccount_ATA")!.address)
     expect(TOKEN_PROGRAM_ID).toBe("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA")
+  })
+})
+
+describe("base58 for 32-byte values", () => {
+  const kitDecoder = getAddressDecoder()
+  const kitEncoder = getAddressEncoder()
+
+  it("encodes and decodes exactly like kit, including leading zero bytes", () => {
+    const withLeadingZeros = FastCheck.tuple(FastCheck.nat(32), FastCheck.uint8Array({ minLength: 32, maxLength: 32 })).map(
+      ([zeros, bytes]) => Uint8Array.from(bytes, (byte, i) => (i < zeros ? 0 : byte))
+    )
+    FastCheck.assert(
+      FastCheck.property(FastCheck.oneof(FastCheck.uint8Array({ minLength: 32, maxLength: 32 }), withLeadingZeros), (bytes) => {
+        const text = kitDecoder.decode(bytes)
+        expect(encodeBase58Bytes32(bytes)).toBe(text)
+        expect(decodeBase58Bytes32(text)).toEqual(new Uint8Array(kitEncoder.encode(text)))
+      }),
+      { numRuns: 2000 }
+    )
+    expect(encodeBase58Bytes32(new Uint8Array(32))).toBe("11111111111111111111111111111111")
+    expect(encodeBase58Bytes32(new Uint8Array(32).fill(255))).toBe("JEKNVnkbo3jma5nREBBJCDoXFVeKkD56V3xKrvRmWxFG")
+  })
+
+  it("rejects text that is not base58 or not 32 bytes", () => {
+    for (const bad of ["", "0", "I", "l", "O", "+", "é", "1".repeat(33), "JEKNVnkbo3jma5nREBBJCDoXFVeKkD56V3xKrvRmWxFH", "2".repeat(45), "111"]) {
+      expect(decodeBase58Bytes32(bad)).toBeNull()
+    }
   })
 })
