@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import { encodeBase58 } from "./codec/base58.ts"
 import { writeI64, writeU64 } from "./codec/bytes.ts"
-import { deterministicKeypair, type Keypair } from "./crypto/keypair.ts"
+import { addressToBytes, deterministicKeypair, type Keypair } from "./crypto/keypair.ts"
 import type { Seed } from "./crypto/random.ts"
 import { Ledger, type AccountState } from "./ledger/ledger.ts"
 import { BUILTIN_PROGRAMS, programAccountState } from "./programs/builtins.ts"
@@ -25,7 +25,7 @@ export interface ChainOptions {
   /** Defaults to 1000; block height 0 is at this slot. */
   readonly firstSlot?: number
   readonly finalityLagSlots?: number
-  /** Block time of the first slot; defaults to now. Put it in the past to fast-forward history. */
+  /** Block time of the first slot; by default the tip starts at now. Put it in the past to fast-forward history. */
   readonly genesisUnixMs?: number
   /** Makes the genesis hash (and every blockhash) reproducible; defaults to a random run id. */
   readonly runId?: string
@@ -56,12 +56,14 @@ export class SandboxChain {
     const runId = options.runId ?? randomBytes(16).toString("hex")
     const genesisBytes = createHash("sha256").update(`vault-gateway/sandbox-genesis/v1\0${String(options.seed)}\0${runId}`).digest()
     this.genesisHash = encodeBase58(genesisBytes)
+    const finalityLagSlots = options.finalityLagSlots ?? 32
     this.ledger = new Ledger({
       genesisHash: genesisBytes,
       firstSlot: options.firstSlot ?? 1000,
-      genesisUnixMs: options.genesisUnixMs ?? Date.now(),
+      // By default the tip (finalityLagSlots after the first slot, see below) starts at now.
+      genesisUnixMs: options.genesisUnixMs ?? Date.now() - finalityLagSlots * options.slotMs,
       slotMs: options.slotMs,
-      finalityLagSlots: options.finalityLagSlots ?? 32,
+      finalityLagSlots,
       transactionRetention: options.transactionRetention ?? 500_000
     })
     this.processor = new TransactionProcessor(this.ledger, this.programs)
@@ -75,6 +77,10 @@ export class SandboxChain {
     if (this.ledger.getAccount(options.programId) === undefined) {
       this.ledger.writeAccounts([[options.programId, programAccountState("bpf", BPF_UPGRADEABLE_LOADER_ID)]])
     }
+    // Start with a finalized history behind the tip, so that the first transactions are not
+    // finalized the moment they land.
+    this.ledger.advanceSlots(this.ledger.clock.finalityLagSlots)
+    this.ledger.writeAccounts([[SYSVAR_CLOCK_ID, this.clockSysvar()]])
   }
 
   /** Plugs a program in (replacing any handler of that id) and shows its executable account. */
@@ -103,6 +109,8 @@ export class SandboxChain {
 
   /** Writes an account directly (no transaction), as sandbox_setAccount does. */
   setAccount(address: string, state: AccountState): void {
+    addressToBytes(address)
+    addressToBytes(state.owner)
     this.ledger.writeAccounts([[address, state]])
   }
 
