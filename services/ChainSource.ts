@@ -100,7 +100,8 @@ export class ChainSource extends Context.Tag("ChainSource")<
     readonly events: (resume: ResumePoint) => Stream.Stream<ChainEvent, ChainSourceError>
     /**
      * The current state of some accounts, as seen at `minSlot` or later; accounts that do not exist
-     * come back with empty data. Used to repair accounts whose notifications went missing.
+     * come back with empty data and an empty owner. Used to repair accounts whose notifications went
+     * missing.
      */
     readonly fetchAccounts: (
       addresses: ReadonlyArray<string>,

@@ -100,8 +100,12 @@ export class ProjectionState {
     return this.#unresolvedUsers
   }
 
-  /** Applies one account update unless the stored version is newer; returns what changed. */
-  apply(update: AccountUpdate): ReadonlyArray<ProjectionChange> {
+  /**
+   * Applies one account update unless the stored version is newer; returns what changed.
+   * `vaultHint` is a UserBundleAccount's vault when already known (from a checkpoint), which saves
+   * deriving it again.
+   */
+  apply(update: AccountUpdate, vaultHint: string | null = null): ReadonlyArray<ProjectionChange> {
     const previous = this.accounts.get(update.address)
     if (previous !== undefined && update.slot < previous.slot) return NO_CHANGES
     const changes: Array<ProjectionChange> = []
@@ -114,13 +118,13 @@ export class ProjectionState {
     } else {
       const account: RawAccount = { owner: update.owner, slot: update.slot, data: update.data, kind: accountKind(update.data) }
       this.accounts.set(update.address, account)
-      this.#index(update.address, account, changes)
+      this.#index(update.address, account, changes, vaultHint)
     }
     if (changes.length > 0) this.version++
     return changes
   }
 
-  #index(address: string, account: RawAccount, changes: Array<ProjectionChange>): void {
+  #index(address: string, account: RawAccount, changes: Array<ProjectionChange>, vaultHint: string | null): void {
     switch (account.kind) {
       case "Bundle":
         return this.#indexBundle(address, account.data, changes)
@@ -130,7 +134,7 @@ export class ProjectionState {
       case "ReferrerAccount":
         return this.#indexReferrer(address, account.data, changes)
       case "UserBundleAccount":
-        return this.#indexUser(address, account.data, changes)
+        return this.#indexUser(address, account.data, changes, vaultHint)
       case "Unrecognised":
         this.unrecognised.add(address)
         return
@@ -225,9 +229,9 @@ export class ProjectionState {
     changes.push({ _tag: "ReferrerChanged", wallet: entry.wallet, vault: entry.vault })
   }
 
-  #indexUser(address: string, data: Uint8Array, changes: Array<ProjectionChange>): void {
+  #indexUser(address: string, data: Uint8Array, changes: Array<ProjectionChange>, vaultHint: string | null = null): void {
     const fields = readUserIndexFields(data)
-    const vault = this.#resolveUserVault(address, data)
+    const vault = vaultHint ?? this.#resolveUserVault(address, data)
     const entry: UserEntry = { vault, ...fields }
     this.users.set(address, entry)
     this.positionsByOwner.add(entry.owner, address)

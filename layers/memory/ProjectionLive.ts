@@ -1,0 +1,115 @@
+import { address } from "@solana/kit"
+import { Duration, Effect, Fiber, Layer, Option, PubSub, Schedule, Stream, SubscriptionRef } from "effect"
+import { ChainSource } from "../../services/ChainSource.ts"
+import { ChainStore } from "../../services/ChainStore.ts"
+import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
+import { ProjectionUnavailable } from "../../src/domain/errors.ts"
+import { ProjectionState } from "../../src/domain/projection/state.ts"
+import type { ProjectionPhase, ProjectionStatus } from "../../src/domain/status.ts"
+import { Ingest } from "./projection/ingest.ts"
+import { startPersistence } from "./projection/persistence.ts"
+
+export interface ProjectionOptions {
+  readonly maxLagSlots?: number
+  readonly checkpointEvery?: Duration.DurationInput
+  /** How often new transactions are appended to the event log. */
+  readonly flushEvery?: Duration.DurationInput
+}
+
+const TICK = Symbol("tick")
+const retryForever = Schedule.exponential(Duration.millis(250)).pipe(Schedule.union(Schedule.spaced(Duration.seconds(5))))
+
+const initialStatus = (rpcUrl: string, wsUrl: string): ProjectionStatus => ({
+  status: "starting",
+  asOf: null,
+  chainSlot: null,
+  lagSlots: null,
+  lagSeconds: null,
+  checkpointSlot: null,
+  reason: "starting",
+  rpcUrl,
+  wsUrl
+})
+
+/**
+ * The projection: restores from the last checkpoint (or starts empty), then applies the chain
+ * stream in one fiber, checkpointing periodically and on shutdown.
+ */
+export const ProjectionLive = (options: ProjectionOptions = {}) =>
+  Layer.scoped(
+    Projection,
+    Effect.gen(function*() {
+      const source = yield* ChainSource
+      const store = yield* ChainStore
+      const status = yield* SubscriptionRef.make(initialStatus(source.rpcUrl, source.wsUrl))
+      const changes = yield* PubSub.unbounded<ProjectionChangeBatch>()
+      const state = new ProjectionState(address(source.programId))
+      const persistence = yield* startPersistence
+      const checkpointEveryMs = Duration.toMillis(Duration.decode(options.checkpointEvery ?? Duration.seconds(5)))
+      const setPhase = (phase: ProjectionPhase, reason: string) =>
+        SubscriptionRef.update(status, (s) => ({ ...s, status: phase, reason }))
+      let ingest: Ingest | null = null
+
+      const run = Effect.gen(function*() {
+        const genesisHash = yield* source.genesisHash.pipe(
+          Effect.tapError((e) => Effect.logWarning(`waiting for the chain: ${e.message}`)),
+          Effect.retry(retryForever)
+        )
+        yield* setPhase("restoring", "restoring from the checkpoint")
+        let checkpoint = yield* store.loadCheckpoint.pipe(Effect.retry(retryForever))
+        if (Option.isSome(checkpoint) && (checkpoint.value.genesisHash !== genesisHash || checkpoint.value.programId !== source.programId)) {
+          yield* Effect.logWarning(
+            `the checkpoint belongs to another chain or program (genesis ${checkpoint.value.genesisHash}, program ${checkpoint.value.programId}); discarding it and the event log`
+          )
+          yield* store.discardAll.pipe(Effect.retry(retryForever))
+          checkpoint = Option.none()
+        }
+        if (Option.isSome(checkpoint)) {
+          const started = Date.now()
+          yield* Stream.runForEach(store.checkpointedAccounts, (account) =>
+            Effect.sync(() => state.apply(account, account.vault))
+          ).pipe(Effect.retry(retryForever))
+          state.asOf = { slot: checkpoint.value.slot, blockTime: checkpoint.value.blockTime }
+          yield* Effect.logInfo(`restored ${state.accounts.size} accounts at slot ${checkpoint.value.slot} in ${Date.now() - started} ms`)
+        }
+        const restored = Option.getOrNull(checkpoint)
+        const current = new Ingest(state, { genesisHash, maxLagSlots: options.maxLagSlots ?? 150, checkpointEveryMs }, status, changes, restored)
+        ingest = current
+        yield* setPhase("catching_up", restored === null ? "taking a snapshot of the program's accounts" : "catching up from the checkpoint")
+        const chain = source.events({ lastSignature: restored?.lastSignature ?? null, needsSnapshot: restored === null })
+        const ticks = Stream.tick(Duration.decode(options.flushEvery ?? Duration.millis(250))).pipe(Stream.as(TICK))
+        yield* Stream.runForEach(Stream.merge(chain, ticks), (event) =>
+          event === TICK
+            ? Effect.sync(() => {
+                const job = current.takeJob(Date.now(), false)
+                if (job !== null) persistence.submit(job)
+              })
+            : current.handle(event)
+        )
+      })
+
+      const fiber = yield* Effect.forkScoped(
+        run.pipe(Effect.catchAllCause((cause) => Effect.zipRight(Effect.logError("projection stopped", cause), setPhase("degraded", "ingestion stopped"))))
+      )
+      // Registered after the persistence worker, so it runs first at shutdown: the last checkpoint lands.
+      yield* Effect.addFinalizer(() =>
+        Effect.gen(function*() {
+          yield* Fiber.interrupt(fiber)
+          const job = ingest?.takeJob(Date.now(), true) ?? null
+          if (job !== null) persistence.submit(job)
+          yield* persistence.drain.pipe(Effect.timeout(Duration.seconds(10)), Effect.ignore)
+        })
+      )
+
+      const requireLive = Effect.flatMap(SubscriptionRef.get(status), (s) =>
+        s.status === "live" ? Effect.void : Effect.fail(ProjectionUnavailable.because(s.status))
+      )
+      return {
+        status: SubscriptionRef.get(status),
+        requireLive,
+        read: <A>(read: (state: ProjectionState) => A) => Effect.map(requireLive, () => read(state)),
+        statusChanges: status.changes,
+        subscribe: PubSub.subscribe(changes)
+      }
+    })
+  )

@@ -1,0 +1,200 @@
+import { Effect, PubSub, SubscriptionRef } from "effect"
+import type { AccountUpdated, ChainEvent, ProgramEvents } from "../../../services/ChainSource.ts"
+import { ChainSource } from "../../../services/ChainSource.ts"
+import type { StoredAccount } from "../../../services/ChainStore.ts"
+import type { ProjectionChangeBatch } from "../../../services/Projection.ts"
+import type { AsOf } from "../../../src/domain/chainPosition.ts"
+import { RepairTracker } from "../../../src/domain/projection/repairs.ts"
+import type { ProjectionState } from "../../../src/domain/projection/state.ts"
+import type { ProjectionPhase, ProjectionStatus } from "../../../src/domain/status.ts"
+import type { PersistJob } from "./persistence.ts"
+
+export interface IngestOptions {
+  readonly genesisHash: string
+  /** Above this many slots behind the chain tip the projection is degraded, not live. */
+  readonly maxLagSlots: number
+  readonly checkpointEveryMs: number
+}
+
+/**
+ * The single writer: applies the chain stream to the state in order, repairs accounts whose
+ * notifications went missing, and prepares persistence jobs. Only the ingest fiber calls it.
+ */
+export class Ingest {
+  readonly #repairs = new RepairTracker()
+  readonly #dirty = new Set<string>()
+  #transactions: Array<ProgramEvents> = []
+  #completions: Array<{ readonly signature: string; readonly slot: number }> = []
+  #lastSignature: string | null
+  #chainSlot: number | null = null
+  #checkpointSlot: number | null
+  #lastCheckpointAt = 0
+  /** Whether state is whole: restored or snapshotted, and reconciled since the last interruption. */
+  #caughtUp = false
+  #interruption: string | null = null
+
+  constructor(
+    readonly state: ProjectionState,
+    private readonly options: IngestOptions,
+    private readonly status: SubscriptionRef.SubscriptionRef<ProjectionStatus>,
+    private readonly changes: PubSub.PubSub<ProjectionChangeBatch>,
+    restored: { readonly slot: number; readonly lastSignature: string | null } | null
+  ) {
+    this.#lastSignature = restored?.lastSignature ?? null
+    this.#checkpointSlot = restored?.slot ?? null
+  }
+
+  handle(event: ChainEvent): Effect.Effect<void, never, ChainSource> {
+    switch (event._tag) {
+      case "AccountUpdated":
+        return this.#apply(event)
+      case "ProgramEvents":
+        return Effect.sync(() => {
+          this.#transactions.push(event)
+          if (!event.failed) this.#repairs.note(event.slot, event.writableAccounts)
+        })
+      case "TransactionsComplete":
+        return Effect.suspend(() => {
+          this.#completions.push({ signature: event.signature, slot: event.slot })
+          this.#caughtUp = true
+          this.#interruption = null
+          return this.#publishStatus()
+        })
+      case "SlotAdvanced":
+        return Effect.suspend(() => {
+          this.#chainSlot = Math.max(this.#chainSlot ?? 0, event.slot)
+          const completed = event.slot - 1
+          const previous = this.state.asOf
+          if (previous === null || completed > previous.slot) {
+            this.state.asOf = { slot: completed, blockTime: event.completedBlockTime ?? previous?.blockTime ?? null }
+          }
+          return Effect.zipRight(this.#repair(completed), this.#publishStatus())
+        })
+      case "SnapshotStarted":
+        return Effect.suspend(() => {
+          this.#caughtUp = false
+          return this.#publishStatus("catching_up")
+        })
+      case "SnapshotEnded":
+        return Effect.suspend(() => {
+          const closed = [...this.state.accounts.keys()].filter((address) => !event.addresses.has(address))
+          return Effect.forEach(closed, (address) => this.#apply({ _tag: "AccountUpdated", address, owner: "", slot: event.slot, data: new Uint8Array() }), { discard: true })
+        })
+      case "StreamInterrupted":
+        return Effect.suspend(() => {
+          this.#caughtUp = false
+          this.#interruption = event.reason
+          this.#repairs.clear() // the next connection re-derives what it must repair from its backfill
+          return this.#publishStatus()
+        })
+    }
+  }
+
+  #apply(update: AccountUpdated): Effect.Effect<void> {
+    return Effect.suspend(() => {
+      const stored = this.state.accounts.get(update.address)
+      if (stored !== undefined && update.slot < stored.slot) return Effect.void
+      const changes = this.state.apply(update)
+      this.#dirty.add(update.address)
+      if (changes.length === 0) return Effect.void
+      return PubSub.publish(this.changes, { slot: update.slot, version: this.state.version, changes })
+    })
+  }
+
+  /** Fetches accounts a completed transaction wrote but whose notification never came. */
+  #repair(completedSlot: number): Effect.Effect<void, never, ChainSource> {
+    const due = this.#repairs.due(completedSlot, this.state)
+    if (due.length === 0) return Effect.void
+    return Effect.gen(this, function*() {
+      const source = yield* ChainSource
+      const minSlot = Math.max(...due.map((d) => d.minSlot))
+      const fetched = yield* source.fetchAccounts(due.map((d) => d.address), minSlot)
+      for (const update of fetched) {
+        const foreign = update.owner !== source.programId && update.owner !== ""
+        if (foreign && !this.state.accounts.has(update.address)) {
+          this.#repairs.markForeign(update.address)
+          continue
+        }
+        yield* this.#apply(update)
+      }
+    }).pipe(
+      // A failed repair is retried by the next connection's backfill: interrupting says so.
+      Effect.catchAll((error) =>
+        Effect.sync(() => {
+          this.#caughtUp = false
+          this.#interruption = `repairing accounts failed: ${error.message}`
+        })
+      )
+    )
+  }
+
+  /** A persistence job with the transactions since the last one and, when due, a checkpoint. */
+  takeJob(now: number, force: boolean): PersistJob | null {
+    const transactions = this.#transactions
+    this.#transactions = []
+    const asOf = this.state.asOf
+    const checkpointDue = force || now - this.#lastCheckpointAt >= this.options.checkpointEveryMs
+    if (!checkpointDue || asOf === null || (this.#dirty.size === 0 && asOf.slot === this.#checkpointSlot)) {
+      return transactions.length === 0 ? null : { transactions, checkpoint: null }
+    }
+    this.#lastCheckpointAt = now
+    this.#advanceLastSignature(asOf)
+    const changed: Array<StoredAccount> = []
+    const removed: Array<string> = []
+    for (const address of this.#dirty) {
+      const account = this.state.accounts.get(address)
+      if (account === undefined) removed.push(address)
+      else changed.push({ address, owner: account.owner, slot: account.slot, data: account.data, vault: this.state.users.get(address)?.vault ?? null })
+    }
+    this.#dirty.clear()
+    this.#checkpointSlot = asOf.slot
+    const position = {
+      genesisHash: this.options.genesisHash,
+      programId: this.state.programId,
+      slot: asOf.slot,
+      blockTime: asOf.blockTime,
+      lastSignature: this.#lastSignature
+    }
+    return { transactions, checkpoint: { position, changed, removed } }
+  }
+
+  /** The newest completed transaction whose writes are certainly in the state: delivered and repaired. */
+  #advanceLastSignature(asOf: AsOf): void {
+    const pending = this.#repairs.oldestPendingSlot()
+    let keep = 0
+    for (let i = 0; i < this.#completions.length; i++) {
+      const completion = this.#completions[i]!
+      if (completion.slot > asOf.slot || (pending !== null && completion.slot >= pending)) break
+      this.#lastSignature = completion.signature
+      keep = i + 1
+    }
+    this.#completions = this.#completions.slice(keep)
+  }
+
+  #publishStatus(phase?: ProjectionPhase): Effect.Effect<void> {
+    return SubscriptionRef.update(this.status, (current) => {
+      const asOf = this.state.asOf
+      const lagSlots = asOf !== null && this.#chainSlot !== null ? Math.max(0, this.#chainSlot - 1 - asOf.slot) : null
+      const lagSeconds = asOf?.blockTime != null ? Math.max(0, Math.round(Date.now() / 1000) - asOf.blockTime) : null
+      const next: ProjectionPhase =
+        phase ??
+        (this.#interruption !== null
+          ? "degraded"
+          : !this.#caughtUp
+            ? "catching_up"
+            : lagSlots !== null && lagSlots > this.options.maxLagSlots
+              ? "degraded"
+              : "live")
+      return {
+        ...current,
+        status: next,
+        asOf,
+        chainSlot: this.#chainSlot,
+        lagSlots,
+        lagSeconds,
+        checkpointSlot: this.#checkpointSlot,
+        reason: next === "live" ? null : this.#interruption ?? (next === "degraded" ? `lagging ${lagSlots} slots` : "catching up")
+      }
+    })
+  }
+}

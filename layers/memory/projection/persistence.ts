@@ -1,0 +1,51 @@
+import { Deferred, Duration, Effect, Queue, Schedule, type Scope } from "effect"
+import type { ProgramEvents } from "../../../services/ChainSource.ts"
+import { ChainStore, type Checkpoint, type StoredAccount } from "../../../services/ChainStore.ts"
+
+export interface PersistJob {
+  readonly transactions: ReadonlyArray<ProgramEvents>
+  readonly checkpoint: {
+    readonly position: Checkpoint
+    readonly changed: ReadonlyArray<StoredAccount>
+    readonly removed: ReadonlyArray<string>
+  } | null
+}
+
+type Item = { readonly _tag: "Job"; readonly job: PersistJob } | { readonly _tag: "Drain"; readonly done: Deferred.Deferred<void> }
+
+/**
+ * Writes to PostgreSQL off the ingest path, one job at a time and in order (events before the
+ * checkpoint that claims them). A failing job (database restarting) is retried until it lands, so
+ * nothing is dropped; ingestion goes on meanwhile.
+ */
+export const startPersistence = Effect.gen(function*() {
+  const store = yield* ChainStore
+  const items = yield* Queue.unbounded<Item>()
+  const run = (job: PersistJob) =>
+    Effect.gen(function*() {
+      if (job.transactions.length > 0) yield* store.appendTransactions(job.transactions)
+      if (job.checkpoint !== null) {
+        const { position, changed, removed } = job.checkpoint
+        yield* store.saveCheckpoint(position, changed, removed)
+      }
+    }).pipe(
+      Effect.tapError((error) => Effect.logWarning(`persisting chain state failed, retrying: ${error.message}`)),
+      Effect.retry(Schedule.exponential(Duration.millis(200)).pipe(Schedule.union(Schedule.spaced(Duration.seconds(5)))))
+    )
+  yield* Effect.forkScoped(
+    Effect.forever(
+      Effect.flatMap(Queue.take(items), (item) => (item._tag === "Job" ? run(item.job) : Deferred.succeed(item.done, undefined)))
+    )
+  )
+  return {
+    submit: (job: PersistJob) => Queue.unsafeOffer(items, { _tag: "Job", job }),
+    /** Resolves once every job submitted before it has landed. */
+    drain: Effect.gen(function*() {
+      const done = yield* Deferred.make<void>()
+      yield* Queue.offer(items, { _tag: "Drain", done })
+      yield* Deferred.await(done)
+    })
+  }
+}) satisfies Effect.Effect<unknown, unknown, ChainStore | Scope.Scope>
+
+export type Persistence = Effect.Effect.Success<typeof startPersistence>

@@ -1,0 +1,154 @@
+import { generateKeyPairSigner } from "@solana/kit"
+import { describe, expect, it } from "@effect/vitest"
+import { Duration, Effect, Either, Exit, Layer, Scope } from "effect"
+import type { AccountUpdated } from "../../../services/ChainSource.ts"
+import { Projection } from "../../../services/Projection.ts"
+import { ProjectionLive } from "../../../layers/memory/ProjectionLive.ts"
+import { encodeAccount } from "../../../src/ntbundle/accounts.ts"
+import { blankBundle, blankUserBundleAccount } from "../../../src/ntbundle/blankAccounts.ts"
+import { findUserBundlePda } from "../../../src/ntbundle/pdas.ts"
+import { NTBUNDLE_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
+import { memoryChainStore } from "../../support/memoryChainStore.ts"
+import { scriptedChainSource } from "../../support/scriptedChainSource.ts"
+
+const program = NTBUNDLE_PROGRAM_ID
+const account = (address: string, slot: number, data: Uint8Array): AccountUpdated => ({ _tag: "AccountUpdated", address, owner: program, slot, data })
+const poll = <A, E, R>(check: Effect.Effect<A, E, R>, accept: (a: A) => boolean, what: string) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 300; i++) {
+      const value = yield* check
+      if (accept(value)) return value
+      yield* Effect.sleep(Duration.millis(10))
+    }
+    return yield* Effect.die(new Error(`timed out waiting for ${what}`))
+  })
+
+describe("ProjectionLive", () => {
+  it.live("snapshots an empty projection, goes live, serves reads and checkpoints", () =>
+    Effect.gen(function*() {
+      const vault = (yield* Effect.promise(() => generateKeyPairSigner())).address
+      const owner = (yield* Effect.promise(() => generateKeyPairSigner())).address
+      const [position] = findUserBundlePda(program, owner, vault)
+      const chain = yield* scriptedChainSource(program)
+      const store = yield* memoryChainStore()
+      const scope = yield* Scope.make()
+      const projection = yield* Layer.buildWithScope(
+        ProjectionLive({ checkpointEvery: Duration.millis(50), flushEvery: Duration.millis(20) }).pipe(Layer.provide(Layer.merge(chain.layer, store.layer))),
+        scope
+      ).pipe(Effect.map((ctx) => ctx.unsafeMap.get(Projection.key) as Projection["Type"]))
+
+      const before = yield* Effect.either(projection.read((s) => s.vaults.size))
+      expect(Either.isLeft(before)).toBe(true)
+
+      yield* chain.send(
+        { _tag: "SnapshotStarted", slot: 10 },
+        account(vault, 10, encodeAccount({ type: "Bundle", data: blankBundle({ totalShares: 5n }) })),
+        account(position, 10, encodeAccount({ type: "UserBundleAccount", data: blankUserBundleAccount(owner, { shares: 5n }) })),
+        { _tag: "SnapshotEnded", slot: 10, addresses: new Set([vault, position]) }
+      )
+      const catchingUp = yield* poll(projection.status, (s) => s.status === "catching_up" && s.asOf === null, "catching up")
+      expect(catchingUp.status).toBe("catching_up")
+      yield* chain.send({ _tag: "TransactionsComplete", signature: "sig-seam", slot: 9 }, { _tag: "SlotAdvanced", slot: 12, completedBlockTime: 1_700_000_000 })
+      const live = yield* poll(projection.status, (s) => s.status === "live", "live")
+      expect(live.asOf).toEqual({ slot: 11, blockTime: 1_700_000_000 })
+      expect(yield* projection.read((s) => s.users.get(position)?.vault)).toBe(vault)
+      expect(chain.resumes).toEqual([{ lastSignature: null, needsSnapshot: true }])
+
+      const saved = yield* poll(store.ref.get, (s) => s.checkpoint !== null, "a checkpoint")
+      expect(saved.checkpoint).toMatchObject({ slot: 11, lastSignature: "sig-seam", genesisHash: "genesis-a", programId: program })
+      expect(saved.accounts.get(position)?.vault).toBe(vault)
+      yield* Scope.close(scope, Exit.void)
+    }))
+
+  it.live("repairs an account whose notification was lost, once its transaction's slot completes", () =>
+    Effect.gen(function*() {
+      const vault = (yield* Effect.promise(() => generateKeyPairSigner())).address
+      const owner = (yield* Effect.promise(() => generateKeyPairSigner())).address
+      const [position] = findUserBundlePda(program, owner, vault)
+      const chain = yield* scriptedChainSource(program)
+      const store = yield* memoryChainStore()
+      const projection = yield* Layer.build(ProjectionLive().pipe(Layer.provide(Layer.merge(chain.layer, store.layer)))).pipe(
+        Effect.map((ctx) => ctx.unsafeMap.get(Projection.key) as Projection["Type"])
+      )
+      yield* chain.send(
+        { _tag: "SnapshotStarted", slot: 10 },
+        account(vault, 10, encodeAccount({ type: "Bundle", data: blankBundle() })),
+        { _tag: "SnapshotEnded", slot: 10, addresses: new Set([vault]) },
+        { _tag: "TransactionsComplete", signature: "seam", slot: 10 },
+        { _tag: "SlotAdvanced", slot: 11, completedBlockTime: 1 }
+      )
+      yield* poll(projection.status, (s) => s.status === "live", "live")
+      // A deposit at slot 12 created the position, but its account notification never arrived.
+      chain.truth.set(owner, { _tag: "AccountUpdated", address: owner, owner: "11111111111111111111111111111111", slot: 13, data: new Uint8Array() })
+      chain.truth.set(position, account(position, 13, encodeAccount({ type: "UserBundleAccount", data: blankUserBundleAccount(owner, { shares: 9n }) })))
+      yield* chain.send(
+        { _tag: "ProgramEvents", signature: "deposit", slot: 12, blockTime: 2, failed: false, events: [], writableAccounts: [owner, position, vault] },
+        { _tag: "SlotAdvanced", slot: 13, completedBlockTime: 3 }
+      )
+      const shares = yield* poll(projection.read((s) => s.users.get(position)?.shares ?? null).pipe(Effect.orElseSucceed(() => null)), (v) => v === 9n, "the repaired position")
+      expect(shares).toBe(9n)
+      expect(chain.fetches.flat()).toContain(position)
+      // The wallet turned out to be a foreign account: it is not fetched again for the next transaction.
+      yield* chain.send(
+        { _tag: "ProgramEvents", signature: "topup", slot: 14, blockTime: 4, failed: false, events: [], writableAccounts: [owner] },
+        { _tag: "SlotAdvanced", slot: 15, completedBlockTime: 5 }
+      )
+      yield* poll(projection.status, (s) => s.asOf?.slot === 14, "slot 14")
+      expect(chain.fetches.flat().filter((a) => a === owner)).toHaveLength(1)
+    }).pipe(Effect.scoped))
+
+  it.live("restores from a checkpoint of the same chain and resumes after its last signature", () =>
+    Effect.gen(function*() {
+      const vault = (yield* Effect.promise(() => generateKeyPairSigner())).address
+      const data = encodeAccount({ type: "Bundle", data: blankBundle({ totalShares: 77n }) })
+      const chain = yield* scriptedChainSource(program)
+      const store = yield* memoryChainStore({
+        checkpoint: { genesisHash: "genesis-a", programId: program, slot: 50, blockTime: 500, lastSignature: "sig-49" },
+        accounts: new Map([[vault, { address: vault, owner: program, slot: 50, data, vault: null }]])
+      })
+      const projection = yield* Layer.build(ProjectionLive().pipe(Layer.provide(Layer.merge(chain.layer, store.layer)))).pipe(
+        Effect.map((ctx) => ctx.unsafeMap.get(Projection.key) as Projection["Type"])
+      )
+      yield* poll(projection.status, (s) => s.status === "catching_up", "catching up")
+      expect(chain.resumes).toEqual([{ lastSignature: "sig-49", needsSnapshot: false }])
+      const whileCatchingUp = yield* Effect.either(projection.read((s) => s.vaults.size))
+      expect(Either.isLeft(whileCatchingUp) && whileCatchingUp.left.code).toBe("PROJECTION_UNAVAILABLE")
+      yield* chain.send({ _tag: "TransactionsComplete", signature: "sig-60", slot: 60 }, { _tag: "SlotAdvanced", slot: 61, completedBlockTime: 600 })
+      yield* poll(projection.status, (s) => s.status === "live", "live")
+      expect(yield* projection.read((s) => s.vaults.get(vault)?.bundle.totalShares)).toBe(77n)
+    }).pipe(Effect.scoped))
+
+  it.live("discards a checkpoint of another chain instead of mixing two chains", () =>
+    Effect.gen(function*() {
+      const chain = yield* scriptedChainSource(program, "genesis-b")
+      const store = yield* memoryChainStore({
+        checkpoint: { genesisHash: "genesis-a", programId: program, slot: 50, blockTime: 500, lastSignature: "sig-49" }
+      })
+      yield* Layer.build(ProjectionLive().pipe(Layer.provide(Layer.merge(chain.layer, store.layer))))
+      yield* poll(Effect.sync(() => chain.resumes.length), (n) => n === 1, "the stream to open")
+      expect(chain.resumes).toEqual([{ lastSignature: null, needsSnapshot: true }])
+      expect((yield* store.ref.get).checkpoint).toBeNull()
+    }).pipe(Effect.scoped))
+
+  it.live("is degraded while the stream is interrupted, and live again once reconciled", () =>
+    Effect.gen(function*() {
+      const chain = yield* scriptedChainSource(program)
+      const store = yield* memoryChainStore()
+      const projection = yield* Layer.build(ProjectionLive().pipe(Layer.provide(Layer.merge(chain.layer, store.layer)))).pipe(
+        Effect.map((ctx) => ctx.unsafeMap.get(Projection.key) as Projection["Type"])
+      )
+      yield* chain.send(
+        { _tag: "SnapshotStarted", slot: 1 },
+        { _tag: "SnapshotEnded", slot: 1, addresses: new Set() },
+        { _tag: "TransactionsComplete", signature: "a", slot: 1 },
+        { _tag: "SlotAdvanced", slot: 2, completedBlockTime: 1 }
+      )
+      yield* poll(projection.status, (s) => s.status === "live", "live")
+      yield* chain.send({ _tag: "StreamInterrupted", reason: "socket closed" })
+      const degraded = yield* poll(projection.status, (s) => s.status === "degraded", "degraded")
+      expect(degraded.reason).toBe("socket closed")
+      yield* chain.send({ _tag: "TransactionsComplete", signature: "b", slot: 3 })
+      const again = yield* poll(projection.status, (s) => s.status === "live", "live again")
+      expect(again.reason).toBeNull()
+    }).pipe(Effect.scoped))
+})
