@@ -21,8 +21,8 @@ import {
  * size the way `Account<'info, T>` does, and seeds constraints comparing a passed address with
  * the PDA the program derives.
  */
-export interface AccountSpec {
-  readonly name: string
+export interface AccountSpec<N extends string = string> {
+  readonly name: N
   readonly signer?: boolean
   readonly writable?: boolean
   /** A fixed address (a program or sysvar id). */
@@ -31,10 +31,10 @@ export interface AccountSpec {
 
 export type ResolvedAccounts<S extends ReadonlyArray<AccountSpec>> = { readonly [K in S[number]["name"]]: string }
 
-export const signer = (name: string): AccountSpec => ({ name, signer: true, writable: true })
-export const mut = (name: string): AccountSpec => ({ name, writable: true })
-export const readonlyAccount = (name: string): AccountSpec => ({ name })
-export const fixed = (name: string, address: string): AccountSpec => ({ name, address })
+export const signer = <N extends string>(name: N): AccountSpec<N> => ({ name, signer: true, writable: true })
+export const mut = <N extends string>(name: N): AccountSpec<N> => ({ name, writable: true })
+export const readonlyAccount = <N extends string>(name: N): AccountSpec<N> => ({ name })
+export const fixed = <N extends string>(name: N, address: string): AccountSpec<N> => ({ name, address })
 
 export const resolveAccounts = <const S extends ReadonlyArray<AccountSpec>>(context: InvocationContext, specs: S): ResolvedAccounts<S> => {
   const metas = context.instruction.accounts
