@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
-import { beforeAll, describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it, vi } from "@effect/vitest"
 import { getCompiledTransactionMessageEncoder, getTransactionEncoder } from "@solana/kit"
 import { Either } from "effect"
-import { inspectToJson } from "../../src/commands/inspect.ts"
+import { inspect, inspectToJson } from "../../src/commands/inspect.ts"
 import { eventLogLine } from "../../src/ntbundle/events.ts"
 import { addr, golden, hexBytes } from "./golden.ts"
 
@@ -24,6 +24,21 @@ const cli = async (...args: ReadonlyArray<string>): Promise<Outcome> => {
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string }
     return { code: failed.code ?? -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" }
+  }
+}
+
+/** The same command in this process, with stdout and stderr captured. */
+const inProcess = async (...args: ReadonlyArray<string>): Promise<Outcome> => {
+  let stdout = ""
+  let stderr = ""
+  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((stdout += String(chunk)), true))
+  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((stderr += String(chunk)), true))
+  try {
+    const code = await inspect.run(args)
+    return { code, stdout, stderr }
+  } finally {
+    out.mockRestore()
+    err.mockRestore()
   }
 }
 
@@ -59,29 +74,35 @@ const devnetTransactionBase64 = (): string => {
   return Buffer.from(wire).toString("base64")
 }
 
-describe("vault-gateway inspect (child process)", () => {
+describe("vault-gateway inspect", () => {
   const bundleHex = golden.accounts.Bundle.hex
   const outcomes: Record<string, Outcome> = {}
-  const cases: Record<string, ReadonlyArray<string>> = {
+  // Child processes (the real binary) for the two documented contracts; the rest in-process,
+  // since each child pays the TypeScript loader's start-up.
+  const childCases: Record<string, ReadonlyArray<string>> = {
     bundleHex: ["account", bundleHex],
+    unknownDiscriminator: ["account", "00112233445566778899"]
+  }
+  const inProcessCases: Record<string, ReadonlyArray<string>> = {
     userBase64: ["account", Buffer.from(golden.accounts.UserBundleAccount.hex, "hex").toString("base64")],
     event: ["event", depositEvent],
     tx: ["tx", devnetTransactionBase64()],
     help: ["--help"],
     notEncoded: ["account", "not-hex-or-base64!"],
-    unknownDiscriminator: ["account", "00112233445566778899"],
     truncated: ["account", bundleHex.slice(0, 200)],
     badTx: ["tx", "AAAA"],
     unknownKind: ["block", "00"],
-    missingData: ["account"]
+    missingData: ["account"],
+    unknownOption: ["account", bundleHex, "--yaml"]
   }
 
   beforeAll(async () => {
-    const results = await Promise.all(Object.entries(cases).map(async ([name, args]) => [name, await cli(...args)] as const))
-    for (const [name, outcome] of results) outcomes[name] = outcome
+    const children = Promise.all(Object.entries(childCases).map(async ([name, args]) => [name, await cli(...args)] as const))
+    for (const [name, args] of Object.entries(inProcessCases)) outcomes[name] = await inProcess(...args)
+    for (const [name, outcome] of await children) outcomes[name] = outcome
   }, 60_000)
 
-  it("account <hex of the golden Bundle> prints the documented JSON and exits 0", () => {
+  it("account <hex of the golden Bundle> (child process) prints the documented JSON and exits 0", () => {
     const outcome = outcomes.bundleHex!
     expect(outcome.code).toBe(0)
     expect(outcome.stderr).toBe("")
@@ -146,7 +167,7 @@ describe("vault-gateway inspect (child process)", () => {
     expect(outcomes.help!.stdout).toContain("usage: vault-gateway inspect")
   })
 
-  for (const name of ["notEncoded", "unknownDiscriminator", "truncated", "badTx", "unknownKind", "missingData"]) {
+  for (const name of ["unknownDiscriminator", "notEncoded", "truncated", "badTx", "unknownKind", "missingData", "unknownOption"]) {
     it(`bad input (${name}) exits 2 with one line on stderr and nothing on stdout`, () => {
       const outcome = outcomes[name]!
       expect(outcome.code).toBe(2)
@@ -161,6 +182,13 @@ describe("vault-gateway inspect (child process)", () => {
     expect(outcomes.notEncoded!.stderr).toContain("neither hex nor standard base64")
     expect(outcomes.unknownDiscriminator!.stderr).toContain("discriminator 0011223344556677")
     expect(outcomes.truncated!.stderr).toContain("data ends early")
+  })
+
+  it("--pretty indents the same JSON", async () => {
+    const pretty = await inProcess("account", golden.accounts.OracleData.hex, "--pretty")
+    expect(pretty.code).toBe(0)
+    expect(pretty.stdout).toContain('\n  "account": "OracleData"')
+    expect(JSON.parse(pretty.stdout)).toEqual(JSON.parse((await inProcess("account", golden.accounts.OracleData.hex)).stdout))
   })
 })
 
