@@ -122,7 +122,8 @@ export const cooldownSeconds = (curve: CooldownCurve, shares: bigint, totalShare
   if (totalShares === 0n) return curve.tMax
   const ratio = Number(shares) / Number(totalShares)
   const seconds = Number(curve.tMin) + Number(curve.tMax - curve.tMin) * Math.pow(ratio, curve.curve)
-  return BigInt(Math.ceil(seconds))
+  // An f32 read from an account can be NaN or make the power infinite; assume the longest wait.
+  return Number.isFinite(seconds) ? BigInt(Math.ceil(seconds)) : curve.tMax
 }
 
 export interface RedemptionSchedule {
@@ -241,7 +242,7 @@ export const estimatePendingFees = (
     managementFeeShares,
     performanceFeeShares,
     totalFeeShares,
-    feeValueRaw: (totalFeeShares * price) / valuation.assetPrecision,
+    feeValueRaw: valuation.assetPrecision === 0n ? 0n : (totalFeeShares * price) / valuation.assetPrecision,
     sharePrice: price
   }
 }

@@ -21,12 +21,12 @@ const addressEncoder = getAddressEncoder()
 
 const addressBytesCache = new BoundedCache<Address, Uint8Array>(50_000)
 
-/** The 32 bytes of an address (memoised). Kit's encoder handles, and names, a malformed one. */
-export const addressBytes = (value: Address): Uint8Array =>
+/** The 32 bytes of an address (memoised and shared: never mutate). Kit's encoder names a malformed one. */
+const addressBytes = (value: Address): Uint8Array =>
   addressBytesCache.getOrCompute(value, () => decodeBase58Bytes32(value) ?? new Uint8Array(addressEncoder.encode(value)))
 
 /**
- * Solana's `find_program_address`: the first bump from 255 down whose
+ * Solana's `find_program_address`: the first bump from 255 down to 1 whose
  * sha256(seeds ‖ bump ‖ program ‖ "ProgramDerivedAddress") is not an ed25519 point.
  * Throws only on programmer error (too many or too long seeds), like the runtime does.
  */
@@ -40,7 +40,7 @@ export const findProgramAddressSync = (
   }
   const programBytes = addressBytes(program)
   const bumpByte = new Uint8Array(1)
-  for (let bump = 255; bump >= 0; bump--) {
+  for (let bump = 255; bump >= 1; bump--) {
     bumpByte[0] = bump
     const hash = createHash("sha256")
     for (const seed of seeds) hash.update(seed)
@@ -78,7 +78,7 @@ const derive = (
 ): ProgramDerivedAddress =>
   derivationCache.getOrCompute(`${program}/${kind}/${parts.join("/")}`, () => findProgramAddressSync(program, seeds()))
 
-/** Seed-size guard for Bundle names: the PDA seed is the 32 raw bytes of `bundle.name`. */
+/** `bundle.name` is 32 raw bytes, and those bytes are the Bundle PDA's seed. */
 export const BUNDLE_NAME_LENGTH = 32
 
 /** A bundle name as stored on chain: UTF-8, right-padded with zeros to 32 bytes; null when longer. */

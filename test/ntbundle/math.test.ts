@@ -149,6 +149,9 @@ describe("math rules beyond the vectors", () => {
     expect(cooldownSeconds(curve, 5n, 0n)).toBe(259_200n)
     expect(cooldownSeconds(curve, 0n, 98n)).toBe(3600n)
     expect(cooldownSeconds(curve, 98n, 98n)).toBe(259_200n)
+    // a corrupt curve exponent falls back to the longest wait instead of throwing
+    expect(cooldownSeconds({ ...curve, curve: Number.NaN }, 1n, 98n)).toBe(259_200n)
+    expect(cooldownSeconds({ ...curve, curve: -1 }, 0n, 98n)).toBe(259_200n)
   })
 
   it("availability without a schedule is the cooldown end; a late unlock is never earlier than the cooldown", () => {
