@@ -18,7 +18,8 @@ import {
 } from "@solana/kit"
 import { deterministicKeypair, type Keypair } from "../../src/sandbox/crypto/keypair.ts"
 import { SYSTEM_PROGRAM_ID } from "../../src/sandbox/programs/ids.ts"
-import type { Instruction } from "../../src/sandbox/runtime/program.ts"
+import { customError, fail, InstructionFailure } from "../../src/sandbox/runtime/errors.ts"
+import type { Instruction, ProgramHandler } from "../../src/sandbox/runtime/program.ts"
 import { startSandbox, type SandboxHandle, type SandboxOptions } from "../../src/sandbox/sandbox.ts"
 
 /** A sandbox on free loopback ports with a manual clock, plus kit clients pointed at it. */
@@ -127,3 +128,46 @@ export const collect = <T>(iterable: AsyncIterable<T>): Collected<T> => {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * A small program plugged in through the registry, for tests: instruction [0, n] adds n to the
+ * u64 at offset 8 of account 0 (which it owns) and emits `Program data:` with the new value;
+ * [1, code] fails with custom error `code`; [2] writes to account 0 and then fails.
+ */
+export const COUNTER_PROGRAM_ID = deterministicKeypair("test", "counter-program").address
+export const COUNTER_DISCRIMINATOR = Uint8Array.of(7, 7, 7, 7, 7, 7, 7, 7)
+
+export const counterProgram: ProgramHandler = {
+  programId: COUNTER_PROGRAM_ID,
+  name: "counter",
+  kind: "bpf",
+  baseComputeUnits: 1_000,
+  execute: (context) => {
+    const [tag, argument] = context.instruction.data
+    const target = context.accountAt(0)
+    if (tag === 1) return new InstructionFailure(customError(argument ?? 0), "Error: asked to fail")
+    const data = context.dataMut(target.address)
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength)
+    view.setBigUint64(8, view.getBigUint64(8, true) + BigInt(argument ?? 0), true)
+    if (tag === 2) fail("InvalidArgument")
+    context.log(`counter is ${view.getBigUint64(8, true)}`)
+    context.emitData(COUNTER_DISCRIMINATOR, data.subarray(8, 16))
+    return undefined
+  }
+}
+
+export const counterInstruction = (counter: string, amount: number, tag = 0): Instruction => ({
+  programId: COUNTER_PROGRAM_ID,
+  accounts: [{ address: counter, isSigner: false, isWritable: true }],
+  data: Uint8Array.of(tag, amount)
+})
+
+/** Registers the counter program and creates a counter account (16 bytes: discriminator, value). */
+export const createCounter = (sandbox: SandboxHandle, label: string): string => {
+  if (!sandbox.chain.programs.has(COUNTER_PROGRAM_ID)) sandbox.chain.registerProgram(counterProgram)
+  const counter = deterministicKeypair("test", label).address
+  const data = new Uint8Array(16)
+  data.set(COUNTER_DISCRIMINATOR, 0)
+  sandbox.chain.setAccount(counter, { owner: COUNTER_PROGRAM_ID, lamports: 1_000_000_000n, data, executable: false })
+  return counter
+}

@@ -121,7 +121,7 @@ describe("transactions built and signed with kit", () => {
       uiAmountString: "3.75"
     })
     expect(decodeTokenAccount(sandbox.ledger.getAccount(to)!.data)?.amount).toBe(1_250_000n)
-    const landed = await rpc.getTransaction(toSignature(signature), { commitment: "confirmed", maxSupportedTransactionVersion: 0 }).send()
+    const landed = await rpc.getTransaction(toSignature(signature), { commitment: "confirmed", maxSupportedTransactionVersion: 0, encoding: "json" }).send()
     expect(landed!.version).toBe("legacy")
     expect(landed!.meta!.logMessages).toContain("Program log: Instruction: TransferChecked")
     expect(landed!.meta!.postTokenBalances?.map((row) => row.uiTokenAmount.amount).sort()).toEqual(["1250000", "3750000"])
@@ -205,13 +205,13 @@ describe("rejected transactions answer as a node does and change nothing", () =>
     expect(error.context.__code).toBe(SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE)
     expect(balanceOf(recipient)).toBe(0n)
     expect(balanceOf(payer.address)).toBe(3_000_000_000n)
-    expect(await rpc.getTransaction(toSignature(signature), { commitment: "confirmed", maxSupportedTransactionVersion: 0 }).send()).toBeNull()
+    expect(await rpc.getTransaction(toSignature(signature), { commitment: "confirmed", maxSupportedTransactionVersion: 0, encoding: "json" }).send()).toBeNull()
 
     // Without preflight the failed transaction lands: fee charged, transfers undone, error recorded.
     await rpc.sendTransaction(wire, { encoding: "base64", skipPreflight: true }).send()
     expect(balanceOf(recipient)).toBe(0n)
     expect(balanceOf(payer.address)).toBe(3_000_000_000n - 5_000n)
-    const landed = await rpc.getTransaction(toSignature(signature), { commitment: "confirmed", maxSupportedTransactionVersion: 0 }).send()
+    const landed = await rpc.getTransaction(toSignature(signature), { commitment: "confirmed", maxSupportedTransactionVersion: 0, encoding: "json" }).send()
     // kit reads every JSON integer as a bigint, error indexes and codes included.
     expect(landed!.meta!.err).toEqual({ InstructionError: [1n, { Custom: 1n }] })
     const statuses = await rpc.getSignatureStatuses([toSignature(signature)]).send()

@@ -21,6 +21,8 @@ const readMentions = (value: unknown): string | undefined => {
   throw invalidParams('invalid logs filter: expected "all", "allWithVotes" or {mentions: [address]}')
 }
 
+const ALREADY_LANDED_DELAY_MS = 25
+
 const UNSUBSCRIBE: Record<string, SubscriptionKind> = {
   accountUnsubscribe: "account",
   programUnsubscribe: "program",
@@ -87,10 +89,13 @@ const run = (method: string, params: Params, connection: Connection, registry: S
       const signature = readSignature(requireParam(params, 0, "a signature"))
       const commitment = readCommitment(readConfig(params[1])["commitment"])
       const subscription = registry.add((id) => ({ kind: "signature", id, connection, commitment, signature }))
-      // The answer goes out first; an already landed transaction is announced right after.
-      queueMicrotask(() => {
+      // An already landed transaction is announced shortly after the answer, not in the same
+      // read: kit starts listening for a subscription's notifications only once it has the
+      // answer, so a notification that arrives with it would be lost (a node, too, announces it
+      // from its notification thread, not with the answer).
+      setTimeout(() => {
         if (subscription.kind === "signature" && registry.has(subscription.id)) notifier.signatureSubscribed(subscription)
-      })
+      }, ALREADY_LANDED_DELAY_MS).unref()
       return subscription.id
     }
     case "slotSubscribe":
