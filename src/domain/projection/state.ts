@@ -10,6 +10,7 @@ import {
   type OracleData,
   type ReferrerAccount
 } from "../../ntbundle/accounts.ts"
+import { decodeBase58Bytes32 } from "../../ntbundle/base58.ts"
 import { findBundleTempDataPda, findOraclePda } from "../../ntbundle/pdas.ts"
 import type { AsOf } from "../chainPosition.ts"
 import { type AccountKind, accountKind } from "./accountKind.ts"
@@ -276,7 +277,8 @@ export class ProjectionState {
   #resolveUserVault(address: string, data: Uint8Array): string | null {
     const known = this.users.get(address)?.vault
     if (known !== undefined && known !== null) return known
-    const accountBytes = new Uint8Array(addressEncoder.encode(address as Address))
+    const accountBytes = decodeBase58Bytes32(address)
+    if (accountBytes === null) return null
     const index = findUserVault(this.#programBytes, ownerBytes(data), accountBytes, this.#vaultKeyBytes)
     if (index >= 0) {
       this.#unresolvedUsers.delete(address)

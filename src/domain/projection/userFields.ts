@@ -1,12 +1,10 @@
-import { getAddressDecoder } from "@solana/kit"
+import { encodeBase58Bytes32 } from "../../ntbundle/base58.ts"
 
 // The UserBundleAccount fields the indexes need, read in place: decoding the whole 440-byte
 // account for every update of a million positions would dominate the apply rate.
 const OWNER_OFFSET = 8
 const SHARES_OFFSET = 48
 const REFERRER_OFFSET = 263
-
-const addressDecoder = getAddressDecoder()
 
 export interface UserIndexFields {
   readonly owner: string
@@ -28,10 +26,10 @@ const isZero = (data: Uint8Array, offset: number): boolean => {
 export const ownerBytes = (data: Uint8Array): Uint8Array => data.subarray(OWNER_OFFSET, OWNER_OFFSET + 32)
 
 export const readUserIndexFields = (data: Uint8Array): UserIndexFields => ({
-  owner: addressDecoder.decode(ownerBytes(data)),
+  owner: encodeBase58Bytes32(ownerBytes(data)),
   shares: readU128(data, SHARES_OFFSET),
   referrer: isZero(data, REFERRER_OFFSET)
     ? null
-    : addressDecoder.decode(data.subarray(REFERRER_OFFSET, REFERRER_OFFSET + 32))
+    : encodeBase58Bytes32(data.subarray(REFERRER_OFFSET, REFERRER_OFFSET + 32))
 })
 
