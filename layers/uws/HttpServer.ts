@@ -1,13 +1,41 @@
 import uws from "uwebsockets"
 import { Context, Data, Effect, Layer } from "effect"
-import { errorBody, writeJson } from "./respond.ts"
+import { NotFound } from "../../src/api/errors.ts"
+import { errorToHttp, globalErrorTable } from "./errorMapping.ts"
+import { truncate } from "./queryString.ts"
+import { requestIdFor } from "./requestId.ts"
+import { JSON_CONTENT_TYPE, writeResponse } from "./respond.ts"
 
 export class HttpServerError extends Data.TaggedError("HttpServerError")<{ readonly message: string }> {}
 
-/** The uWS app behind the public port; route layers register their handlers on `app`. */
+export type RouteHandler = (res: uws.HttpResponse, req: uws.HttpRequest) => void
+
+export type RouteMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "HEAD" | "ANY"
+
+export interface RegisteredRoute {
+  readonly method: RouteMethod
+  /** uWS pattern, e.g. `/v2/vault/:vaultAddress`. */
+  readonly pattern: string
+}
+
+/**
+ * The uWS app. Route layers register with `route` (so the server knows every route it answers: see
+ * `routes`); `app` stays available for WebSocket behaviours. It listens only once `HttpListenerLive`
+ * is built, which composition does after every route layer, so no request sees a half-built app.
+ */
 export class HttpServer extends Context.Tag("HttpServer")<
   HttpServer,
-  { readonly app: uws.TemplatedApp; readonly host: string; readonly port: number; readonly url: string }
+  {
+    readonly app: uws.TemplatedApp
+    readonly route: (method: RouteMethod, pattern: string, handler: RouteHandler) => void
+    readonly routes: () => ReadonlyArray<RegisteredRoute>
+  }
+>() {}
+
+/** Where the server listens. */
+export class HttpListener extends Context.Tag("HttpListener")<
+  HttpListener,
+  { readonly host: string; readonly port: number; readonly url: string }
 >() {}
 
 export interface HttpServerOptions {
@@ -27,25 +55,71 @@ const listen = (app: uws.TemplatedApp, { host, port }: HttpServerOptions) =>
     })
   })
 
-/** Listens while the scope is open; closes the listen socket and open connections when it closes. */
-export const HttpServerLive = (options: HttpServerOptions) =>
+const notFound = (res: uws.HttpResponse, req: uws.HttpRequest): void => {
+  const requestId = requestIdFor(req.getHeader("x-request-id"))
+  const failure = errorToHttp(
+    globalErrorTable,
+    new NotFound({
+      code: "NOT_FOUND",
+      message: `no route for ${truncate(req.getCaseSensitiveMethod(), 16)} ${truncate(req.getUrl(), 200)}`
+    }),
+    requestId
+  )
+  writeResponse(res, failure.status, [["content-type", JSON_CONTENT_TYPE], ["x-request-id", requestId]], failure.body)
+}
+
+const register = (app: uws.TemplatedApp, method: RouteMethod, pattern: string, handler: RouteHandler) => {
+  switch (method) {
+    case "GET":
+      return app.get(pattern, handler)
+    case "POST":
+      return app.post(pattern, handler)
+    case "PUT":
+      return app.put(pattern, handler)
+    case "PATCH":
+      return app.patch(pattern, handler)
+    case "DELETE":
+      return app.del(pattern, handler)
+    case "OPTIONS":
+      return app.options(pattern, handler)
+    case "HEAD":
+      return app.head(pattern, handler)
+    case "ANY":
+      return app.any(pattern, handler)
+  }
+}
+
+/** The app and its catch-all 404; closes every open connection when the scope closes. */
+export const HttpServerLive = Layer.scoped(
+  HttpServer,
+  Effect.gen(function*() {
+    const app = yield* Effect.acquireRelease(Effect.sync(() => uws.App()), (app) => Effect.sync(() => app.close()))
+    const routes: Array<RegisteredRoute> = []
+    // uWS prefers any more specific route to this one, whatever the registration order.
+    app.any("/*", notFound)
+    return {
+      app,
+      route: (method, pattern, handler) => {
+        register(app, method, pattern, handler)
+        routes.push({ method, pattern })
+      },
+      routes: () => routes
+    }
+  })
+)
+
+/** Listens while the scope is open (port 0 picks a free one); stops listening when it closes. */
+export const HttpListenerLive = (options: HttpServerOptions) =>
   Layer.scoped(
-    HttpServer,
+    HttpListener,
     Effect.gen(function*() {
-      const app = uws.App()
-      app.any("/*", (res, req) => {
-        const path = req.getUrl()
-        writeJson(res, 404, errorBody("NOT_FOUND", `no route for ${req.getCaseSensitiveMethod()} ${path}`))
-      })
+      const { app } = yield* HttpServer
       const socket = yield* Effect.acquireRelease(listen(app, options), (socket) =>
-        Effect.sync(() => {
-          uws.us_listen_socket_close(socket)
-          app.close()
-        })
+        Effect.sync(() => uws.us_listen_socket_close(socket))
       )
       const port = uws.us_socket_local_port(socket as unknown as uws.us_socket)
       const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}`
       yield* Effect.logInfo(`listening on ${url}`)
-      return { app, host: options.host, port, url }
+      return { host: options.host, port, url }
     })
   )

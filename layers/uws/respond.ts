@@ -1,35 +1,90 @@
 import type { HttpResponse } from "uwebsockets"
 
 const STATUS_TEXT: Record<number, string> = {
-  200: "200 OK",
-  400: "400 Bad Request",
-  401: "401 Unauthorized",
-  403: "403 Forbidden",
-  404: "404 Not Found",
-  405: "405 Method Not Allowed",
-  413: "413 Payload Too Large",
-  429: "429 Too Many Requests",
-  500: "500 Internal Server Error",
-  503: "503 Service Unavailable"
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  204: "No Content",
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Payload Too Large",
+  414: "URI Too Long",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
+  429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout"
 }
 
-export const statusLine = (status: number): string => STATUS_TEXT[status] ?? String(status)
+const statusLines = new Map<number, string>()
 
-/** Writes a complete JSON response in one corked batch. */
-export const writeJson = (
+/** `"200 OK"`: what uWS `writeStatus` wants. */
+export const statusLine = (status: number): string => {
+  let line = statusLines.get(status)
+  if (line === undefined) {
+    line = STATUS_TEXT[status] === undefined ? String(status) : `${status} ${STATUS_TEXT[status]}`
+    statusLines.set(status, line)
+  }
+  return line
+}
+
+export type HeaderList = ReadonlyArray<readonly [name: string, value: string]>
+
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8"
+
+/** Bodies above this are streamed with `tryEnd`/`onWritable` instead of copied whole into uWS. */
+const STREAM_ABOVE_BYTES = 64 * 1024
+
+export interface WriteOptions {
+  /** Close the connection after this (small) response, e.g. when a request body was left unread. */
+  readonly close?: boolean
+  /** Called if the client goes away before a large body is fully written. */
+  readonly onAborted?: () => void
+}
+
+/**
+ * Writes a whole response. Call it corked: directly inside a uWS handler, or inside `res.cork`
+ * after an asynchronous step. Large bodies respect backpressure: the rest is written as the socket
+ * drains, and the response is abort-safe meanwhile.
+ */
+export const writeResponse = (
   res: HttpResponse,
   status: number,
-  body: string,
-  headers: Readonly<Record<string, string>> = {}
+  headers: HeaderList,
+  body: string | Buffer,
+  options: WriteOptions = {}
 ): void => {
-  res.cork(() => {
-    res.writeStatus(statusLine(status))
-    res.writeHeader("content-type", "application/json; charset=utf-8")
-    for (const name in headers) res.writeHeader(name, headers[name]!)
+  res.writeStatus(statusLine(status))
+  for (const [name, value] of headers) res.writeHeader(name, value)
+  if (options.close === true) {
+    res.end(body, true)
+  } else if (body.length <= STREAM_ABOVE_BYTES) {
     res.end(body)
-  })
+  } else {
+    streamBody(res, typeof body === "string" ? Buffer.from(body) : body, options.onAborted)
+  }
 }
 
-/** The error envelope every failure uses: `{success:false, error, message}`. */
-export const errorBody = (code: string, message: string): string =>
-  JSON.stringify({ success: false, error: code, message })
+const streamBody = (res: HttpResponse, body: Buffer, onAborted: (() => void) | undefined): void => {
+  const total = body.length
+  const start = res.getWriteOffset()
+  const [ok, done] = res.tryEnd(body, total)
+  if (ok || done) return
+  let aborted = false
+  res.onAborted(() => {
+    aborted = true
+    onAborted?.()
+  })
+  res.onWritable((offset) => {
+    if (aborted) return true
+    const [ok] = res.tryEnd(body.subarray(offset - start), total)
+    return ok
+  })
+}

@@ -1,7 +1,11 @@
 import { Effect, Either, Layer } from "effect"
 import { DatabaseLive } from "../../layers/postgres/Database.ts"
-import { HealthRouteLive } from "../../layers/uws/HealthRoute.ts"
-import { HttpServerLive } from "../../layers/uws/HttpServer.ts"
+import { ProjectionStartingLive } from "../../layers/memory/ProjectionStarting.ts"
+import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
+import { DocsRoutesLive } from "../../layers/uws/DocsRoutes.ts"
+import { HttpListenerLive, HttpServerLive } from "../../layers/uws/HttpServer.ts"
+import { Api } from "../api/Api.ts"
+import { SystemHandlersLive } from "../api/system/SystemHandlers.ts"
 import { appConfig, describeConfigError } from "../config.ts"
 import { LoggingLive } from "../logging.ts"
 import { runMain } from "../runMain.ts"
@@ -29,10 +33,11 @@ export const serve: Command = {
       return EXIT_USAGE
     }
     const { host, port, databaseUrl, dataDir } = config.right
-    const app = Layer.mergeAll(HealthRouteLive).pipe(
-      Layer.provideMerge(HttpServerLive({ host, port })),
-      Layer.provideMerge(DatabaseLive({ url: databaseUrl, dataDir }))
-    )
+    const handlers = SystemHandlersLive.pipe(Layer.provide(ProjectionStartingLive))
+    const routes = Layer.mergeAll(ApiRoutesLive(Api), DocsRoutesLive(Api)).pipe(Layer.provide(handlers))
+    // Listen only once every route is registered.
+    const http = HttpListenerLive({ host, port }).pipe(Layer.provide(routes), Layer.provideMerge(HttpServerLive))
+    const app = http.pipe(Layer.provideMerge(DatabaseLive({ url: databaseUrl, dataDir })))
     return runMain(Layer.launch(app).pipe(Effect.provide(LoggingLive(config.right))))
   }
 }

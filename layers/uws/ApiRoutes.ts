@@ -1,0 +1,42 @@
+import type { HttpApi, HttpApiGroup } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import type { ApiGroupImplementations } from "../../src/api/handlers.ts"
+import type { ApiMiddlewareImplementations } from "../../src/api/middleware.ts"
+import { compileRoutes } from "./compileRoutes.ts"
+import { methodNotAllowed } from "./fixedRoutes.ts"
+import { HttpServer } from "./HttpServer.ts"
+import { defaultHttpLimits, type HttpLimits } from "./limits.ts"
+import { serveRoute } from "./serveRoute.ts"
+
+/**
+ * Serves an `HttpApi` contract on the uWS app: one route per endpoint, each running its handler on
+ * the runtime this layer is built in (so handlers log and trace like the rest of the app), and a
+ * 405 with `Allow` for the other methods of every contract path. Start-up fails, naming the
+ * endpoint, when the contract asks for something the transport cannot serve.
+ */
+export const ApiRoutesLive = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
+  api: HttpApi.HttpApi<Id, Groups, E, R>,
+  options: { readonly limits?: Partial<HttpLimits> } = {}
+): Layer.Layer<
+  never,
+  never,
+  HttpServer | ApiGroupImplementations<HttpApi.HttpApi<Id, Groups, E, R>> | ApiMiddlewareImplementations<HttpApi.HttpApi<Id, Groups, E, R>>
+> =>
+  Layer.effectDiscard(
+    Effect.gen(function*() {
+      const server = yield* HttpServer
+      const context = yield* Effect.context<never>()
+      const runtime = yield* Effect.runtime<never>()
+      const limits: HttpLimits = { ...defaultHttpLimits, ...options.limits }
+      const routes = yield* Effect.try(() => compileRoutes(api as unknown as HttpApi.HttpApi.Any, context, limits)).pipe(Effect.orDie)
+      const methodsByPattern = new Map<string, Array<string>>()
+      for (const route of routes) {
+        server.route(route.method, route.pattern, serveRoute(route, runtime, limits))
+        const methods = methodsByPattern.get(route.pattern) ?? []
+        methods.push(route.method)
+        methodsByPattern.set(route.pattern, methods)
+      }
+      for (const [pattern, methods] of methodsByPattern) server.route("ANY", pattern, methodNotAllowed(methods))
+      yield* Effect.logDebug(`serving ${routes.length} API routes`)
+    }).pipe(Effect.withSpan("ApiRoutes.register"))
+  )

@@ -1,0 +1,21 @@
+import type { HttpApi } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { openApiDocument, renderDocsHtml } from "../../src/api/docs.ts"
+import { fixedBody, methodNotAllowed } from "./fixedRoutes.ts"
+import { HttpServer } from "./HttpServer.ts"
+
+/** The paths this layer serves besides the contract (they describe it, so they are not in it). */
+export const DOCS_PATHS = ["/openapi.json", "/docs"] as const
+
+/** `GET /openapi.json` (the contract as OpenAPI 3.1) and `GET /docs` (an offline API reference). */
+export const DocsRoutesLive = (api: HttpApi.HttpApi.Any) =>
+  Layer.effectDiscard(
+    Effect.gen(function*() {
+      const server = yield* HttpServer
+      const spec = Buffer.from(JSON.stringify(openApiDocument(api)))
+      const html = Buffer.from(yield* renderDocsHtml(api))
+      server.route("GET", "/openapi.json", fixedBody("application/json; charset=utf-8", spec, "no-cache"))
+      server.route("GET", "/docs", fixedBody("text/html; charset=utf-8", html, "no-cache"))
+      for (const path of DOCS_PATHS) server.route("ANY", path, methodNotAllowed(["GET"]))
+    }).pipe(Effect.withSpan("DocsRoutes.register"))
+  )

@@ -1,0 +1,237 @@
+import { Cause, Context, Effect, Either, Exit, Fiber, ParseResult, Runtime } from "effect"
+import type { HttpRequest, HttpResponse } from "uwebsockets"
+import { HeadersTooLarge, PayloadTooLarge, UriTooLong } from "../../src/api/errors.ts"
+import type { RequestInfo } from "../../src/api/handlers.ts"
+import type { MiddlewareRuntime } from "../../src/api/middleware.ts"
+import type { CompiledRoute } from "./compileRoutes.ts"
+import { errorToHttp, failureToHttp, globalErrorTable, type HttpFailure } from "./errorMapping.ts"
+import type { RouteHandler } from "./HttpServer.ts"
+import type { HttpLimits } from "./limits.ts"
+import { readBody } from "./readBody.ts"
+import { requestIdFor } from "./requestId.ts"
+import { type HeaderList, JSON_CONTENT_TYPE, writeResponse } from "./respond.ts"
+import { runSyncOrFork } from "./runEffect.ts"
+
+type Headers = Array<readonly [string, string]>
+
+/** A request whose answer comes after an asynchronous step: remembers whether the client left. */
+class Exchange {
+  aborted = false
+  private fiber: Fiber.RuntimeFiber<unknown, unknown> | undefined
+
+  constructor(res: HttpResponse, private readonly runtime: Runtime.Runtime<never>) {
+    res.onAborted(() => {
+      this.aborted = true
+      if (this.fiber !== undefined) Runtime.runFork(this.runtime, Fiber.interrupt(this.fiber))
+    })
+  }
+
+  follow(fiber: Fiber.RuntimeFiber<unknown, unknown>): void {
+    this.fiber = fiber
+  }
+}
+
+const remoteAddressOf = (res: HttpResponse): string => Buffer.from(res.getRemoteAddressAsText()).toString("latin1")
+
+const runMiddleware = (middleware: ReadonlyArray<MiddlewareRuntime>, request: RequestInfo, extraHeaders: Headers) =>
+  Effect.reduce(middleware, Context.empty(), (context, step) =>
+    Effect.map(step.run(request), (pass) => {
+      extraHeaders.push(...pass.headers)
+      return Context.merge(context, pass.context)
+    }))
+
+/**
+ * The uWS handler of one contract endpoint. Everything uWS only lends during the callback (headers,
+ * URL, query, parameters) is read first; then path, query and headers are decoded, the body read
+ * (asynchronously, within its limit) and decoded, middleware and handler run on the application
+ * runtime (synchronously when they can), and the outcome written corked. No failure escapes: each
+ * one becomes an HTTP answer with the error envelope and `X-Request-Id`.
+ */
+export const serveRoute = (
+  route: CompiledRoute,
+  runtime: Runtime.Runtime<never>,
+  limits: HttpLimits
+): RouteHandler => {
+  const logUnexpected = (requestId: string, cause: Cause.Cause<unknown>) =>
+    Runtime.runFork(
+      runtime,
+      Effect.logError(`${route.name} failed unexpectedly`, cause).pipe(
+        Effect.annotateLogs({ requestId, route: route.id })
+      )
+    )
+
+  const writeFailure = (res: HttpResponse, requestId: string, failure: HttpFailure, extra: HeaderList, close = false) => {
+    if (failure.unexpected !== undefined) logUnexpected(requestId, failure.unexpected)
+    writeResponse(
+      res,
+      failure.status,
+      [["content-type", JSON_CONTENT_TYPE], ["x-request-id", requestId], ...failure.headers, ...extra],
+      failure.body,
+      { close }
+    )
+  }
+
+  const reject = (res: HttpResponse, requestId: string, error: unknown, close = false) =>
+    writeFailure(res, requestId, errorToHttp(route.errors, error, requestId), [], close)
+
+  const writeExit = (res: HttpResponse, requestId: string, exit: Exit.Exit<unknown, unknown>, extra: HeaderList) => {
+    if (Exit.isSuccess(exit)) {
+      const encoded = route.encodeSuccess(exit.value)
+      if (Either.isRight(encoded)) {
+        const { body, status } = encoded.right
+        writeResponse(
+          res,
+          status,
+          [
+            ["content-type", JSON_CONTENT_TYPE],
+            ["x-request-id", requestId],
+            ["cache-control", route.cacheControl],
+            ...extra
+          ],
+          body
+        )
+        return
+      }
+      const defect = new ParseResult.ParseError({ issue: encoded.left })
+      writeFailure(res, requestId, failureToHttp(route.errors, Cause.die(defect), requestId), extra)
+      return
+    }
+    writeFailure(res, requestId, failureToHttp(route.errors, exit.cause, requestId), extra)
+  }
+
+  // The last line of defence: a bug in the pipeline itself still gets an answer, never a hung socket
+  // (and a uWS handler that returns without answering or onAborted would end the process).
+  const lastResort = (res: HttpResponse, requestId: string, defect: unknown) => {
+    const id = requestId === "" ? requestIdFor("") : requestId
+    try {
+      writeFailure(res, id, failureToHttp(globalErrorTable, Cause.die(defect), id), [])
+    } catch {
+      logUnexpected(id, Cause.die(defect))
+      try {
+        res.close()
+      } catch {
+        // already answered or closed
+      }
+    }
+  }
+
+  const program = (input: Record<string, unknown>, request: RequestInfo, extraHeaders: Headers) => {
+    const handle = Effect.suspend(() => route.handler(input))
+    const guarded = route.middleware.length === 0
+      ? handle
+      : Effect.flatMap(runMiddleware(route.middleware, request, extraHeaders), (context) => Effect.provide(handle, context))
+    return Effect.withSpan(guarded as Effect.Effect<unknown, unknown>, route.name, {
+      kind: "server",
+      attributes: { "http.request.id": request.id }
+    })
+  }
+
+  const dispatch = (
+    res: HttpResponse,
+    request: RequestInfo,
+    input: Record<string, unknown>,
+    exchange: Exchange | undefined
+  ) => {
+    const extraHeaders: Headers = []
+    const outcome = runSyncOrFork(runtime, program(input, request, extraHeaders))
+    if (Exit.isExit(outcome)) {
+      if (exchange === undefined) writeExit(res, request.id, outcome, extraHeaders)
+      else if (!exchange.aborted) res.cork(() => writeExit(res, request.id, outcome, extraHeaders))
+      return
+    }
+    const pending = exchange ?? new Exchange(res, runtime)
+    pending.follow(outcome)
+    outcome.addObserver((exit) => {
+      if (pending.aborted) return
+      try {
+        res.cork(() => writeExit(res, request.id, exit, extraHeaders))
+      } catch (defect) {
+        lastResort(res, request.id, defect)
+      }
+    })
+  }
+
+  return (res: HttpResponse, req: HttpRequest) => {
+    let requestId = ""
+    try {
+      const headers: Record<string, string> = Object.create(null)
+      let headerBytes = 0
+      req.forEach((name, value) => {
+        headerBytes += name.length + value.length + 4
+        const previous = headers[name]
+        headers[name] = previous === undefined ? value : `${previous}, ${value}`
+      })
+      requestId = requestIdFor(headers["x-request-id"] ?? "")
+      const path = req.getUrl()
+      const query = req.getQuery() ?? ""
+      if (path.length + query.length + 1 > limits.maxRequestTargetBytes) {
+        const limitBytes = limits.maxRequestTargetBytes
+        return reject(res, requestId, new UriTooLong({ code: "URI_TOO_LONG", limitBytes, message: `the path and query are over ${limitBytes} bytes` }))
+      }
+      if (headerBytes > limits.maxHeaderBytes) {
+        const limitBytes = limits.maxHeaderBytes
+        return reject(res, requestId, new HeadersTooLarge({ code: "HEADERS_TOO_LARGE", limitBytes, message: `the headers are over ${limitBytes} bytes` }))
+      }
+      const request: RequestInfo = {
+        id: requestId,
+        method: route.method,
+        path,
+        query,
+        headers,
+        remoteAddress: route.middleware.length > 0 ? remoteAddressOf(res) : ""
+      }
+      const input: Record<string, unknown> = { request }
+      const decoders = route.decoders
+      if (decoders.path !== undefined) {
+        const raw: Array<string> = []
+        for (let i = 0; i < decoders.pathParameterNames.length; i++) raw.push(req.getParameter(i))
+        const decoded = decoders.path(raw)
+        if (Either.isLeft(decoded)) return reject(res, requestId, decoded.left)
+        input.path = decoded.right
+      }
+      if (decoders.query !== undefined) {
+        const decoded = decoders.query(query)
+        if (Either.isLeft(decoded)) return reject(res, requestId, decoded.left)
+        input.urlParams = decoded.right
+      }
+      if (decoders.headers !== undefined) {
+        const decoded = decoders.headers(headers)
+        if (Either.isLeft(decoded)) return reject(res, requestId, decoded.left)
+        input.headers = decoded.right
+      }
+      const decodePayload = decoders.payload
+      if (decodePayload === undefined) return dispatch(res, request, input, undefined)
+
+      const limitBytes = route.maxBodyBytes
+      const tooLarge = new PayloadTooLarge({
+        code: "PAYLOAD_TOO_LARGE",
+        limitBytes,
+        message: `the body is over ${limitBytes} bytes`
+      })
+      const declared = headers["content-length"]
+      // The body stays unread, so the connection cannot be reused: close it after answering.
+      if (declared !== undefined && !(Number(declared) <= limitBytes)) return reject(res, requestId, tooLarge, true)
+      const exchange = new Exchange(res, runtime)
+      readBody(
+        res,
+        limitBytes,
+        (body) => {
+          if (exchange.aborted) return
+          try {
+            const decoded = decodePayload(body)
+            if (Either.isLeft(decoded)) return res.cork(() => reject(res, requestId, decoded.left))
+            input.payload = decoded.right
+            dispatch(res, request, input, exchange)
+          } catch (defect) {
+            lastResort(res, requestId, defect)
+          }
+        },
+        () => {
+          if (!exchange.aborted) res.cork(() => reject(res, requestId, tooLarge, true))
+        }
+      )
+    } catch (defect) {
+      lastResort(res, requestId, defect)
+    }
+  }
+}

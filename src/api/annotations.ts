@@ -1,0 +1,14 @@
+import { Context } from "effect"
+
+/**
+ * Per-route behaviour of the transport, declared in the contract with `endpoint.annotate(Tag, value)`
+ * or `group.annotate(Tag, value)` (the endpoint wins) and read once when routes are registered.
+ * Behaviour that needs code per request (credentials, quotas) is an `HttpApiMiddleware` instead
+ * (see `middleware.ts`).
+ */
+
+/** Largest request body accepted, in bytes; over it -> 413 `PAYLOAD_TOO_LARGE`. */
+export class MaxBodyBytes extends Context.Tag("vault-gateway/api/MaxBodyBytes")<MaxBodyBytes, number>() {}
+
+/** `Cache-Control` of successful responses; the default is `no-store` (reads reflect live state). */
+export class CacheControl extends Context.Tag("vault-gateway/api/CacheControl")<CacheControl, string>() {}

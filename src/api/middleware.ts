@@ -1,0 +1,78 @@
+import type { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware } from "@effect/platform"
+import { Context, Effect, Layer, type Schema } from "effect"
+import type { RequestInfo } from "./handlers.ts"
+
+/**
+ * The per-request middleware seam. The contract declares a middleware as an `HttpApiMiddleware.Tag`
+ * (its failures, the service it provides, and its security scheme, which OpenAPI documents) and
+ * attaches it to groups or endpoints. The implementation given here runs in the transport before
+ * the handler of every endpoint that has the middleware: it reads the request (headers, peer
+ * address), may fail with one of the declared errors (mapped to HTTP like any other), may add
+ * response headers (e.g. `X-RateLimit-*` on every keyed response), and provides its service to the
+ * handler. Serving an API whose middleware has no implementation does not compile.
+ */
+
+declare const MiddlewareImplementationId: unique symbol
+
+export interface MiddlewareImplementation<Id> {
+  readonly [MiddlewareImplementationId]: Id
+}
+
+type ProvidedService<M> = M extends { readonly provides: Context.Tag<any, infer S> } ? S : void
+type Failure<M> = M extends { readonly failure: Schema.Schema<infer A, infer _I, infer _R> } ? A : never
+
+/** What a middleware implementation returns when the request may go on. */
+export type MiddlewarePass<M> =
+  & ([ProvidedService<M>] extends [void] ? {} : { readonly provides: ProvidedService<M> })
+  & { readonly headers?: ReadonlyArray<readonly [name: string, value: string]> }
+
+export interface MiddlewareRuntime {
+  readonly run: (request: RequestInfo) => Effect.Effect<
+    { readonly context: Context.Context<never>; readonly headers: ReadonlyArray<readonly [string, string]> },
+    unknown
+  >
+}
+
+/** An `HttpApiMiddleware.Tag` class, with or without a security scheme. */
+export interface MiddlewareTag extends Context.Tag<any, any> {
+  readonly failure: Schema.Schema.All
+  readonly provides?: Context.Tag<any, any> | undefined
+}
+
+export const middlewareImplementationTag = (middleware: { readonly key: string }) =>
+  Context.GenericTag<MiddlewareImplementation<unknown>, MiddlewareRuntime>(
+    `vault-gateway/api/middleware/${middleware.key}`
+  )
+
+/** Every middleware implementation an API needs (from its groups and endpoints). */
+export type ApiMiddlewareImplementations<Api> = Api extends HttpApi.HttpApi<infer _Id, infer Groups, infer _E, infer _R>
+  ? MiddlewareImplementationOf<
+    HttpApiMiddleware.HttpApiMiddleware.Only<
+      | HttpApiGroup.HttpApiGroup.Middleware<Groups>
+      | HttpApiEndpoint.HttpApiEndpoint.Context<HttpApiGroup.HttpApiGroup.Endpoints<Groups>>
+    >
+  >
+  : never
+type MiddlewareImplementationOf<Id> = Id extends unknown ? MiddlewareImplementation<Id> : never
+
+/** Implements a contract middleware for the uWS transport. */
+export const implementMiddleware = <M extends MiddlewareTag, R = never>(
+  middleware: M,
+  run: (request: RequestInfo) => Effect.Effect<MiddlewarePass<M>, Failure<M>, R>
+): Layer.Layer<MiddlewareImplementation<Context.Tag.Identifier<M>>, never, R> =>
+  Layer.effect(
+    middlewareImplementationTag(middleware),
+    Effect.map(Effect.context<R>(), (context): MiddlewareRuntime => ({
+      run: (request) =>
+        run(request).pipe(
+          Effect.provide(context),
+          Effect.map((pass) => ({
+            context: middleware.provides === undefined
+              ? Context.empty()
+              : Context.make(middleware.provides, (pass as { readonly provides: unknown }).provides) as Context.Context<never>,
+            headers: pass.headers ?? []
+          })),
+          Effect.withSpan(`middleware ${middleware.key}`)
+        )
+    }))
+  ) as Layer.Layer<MiddlewareImplementation<Context.Tag.Identifier<M>>, never, R>

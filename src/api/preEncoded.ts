@@ -1,0 +1,32 @@
+import { Schema } from "effect"
+
+/**
+ * A success body a handler has already encoded, sent as is: reads that answer from the projection
+ * encode once per projection version and return the same string until the next change. The body
+ * must be what the endpoint's success schema encodes to; `cachedBy` guarantees it.
+ */
+export class PreEncoded {
+  constructor(readonly body: string) {}
+
+  /**
+   * `(key) => PreEncoded` that encodes `project(key)` with `schema` and reuses the result while the
+   * key stays the same (`===`): pass the projection version, or the state object, as the key.
+   */
+  static cachedBy<K, A, I>(schema: Schema.Schema<A, I>, project: (key: K) => NoInfer<A>): (key: K) => PreEncoded {
+    const encode = Schema.encodeSync(schema)
+    let lastKey: { readonly value: K } | undefined
+    let lastBody = new PreEncoded("")
+    return (key) => {
+      if (lastKey === undefined || lastKey.value !== key) {
+        lastBody = new PreEncoded(JSON.stringify(encode(project(key))))
+        lastKey = { value: key }
+      }
+      return lastBody
+    }
+  }
+
+  /** A body that never changes, encoded once. */
+  static constant<A, I>(schema: Schema.Schema<A, I>, value: NoInfer<A>): PreEncoded {
+    return new PreEncoded(JSON.stringify(Schema.encodeSync(schema)(value)))
+  }
+}

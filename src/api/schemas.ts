@@ -1,0 +1,41 @@
+import { type Address as SolanaAddress, isAddress } from "@solana/kit"
+import { Schema } from "effect"
+import { BadRequestCodeId } from "./errors.ts"
+
+/** A base58 Solana address (32 bytes). A path or query value that is not one is a 400 `INVALID_ADDRESS`. */
+export const Address = Schema.String.pipe(
+  Schema.filter((value): value is SolanaAddress => isAddress(value), {
+    message: () => "expected a base58 Solana address (32 bytes)"
+  })
+).annotations({
+  identifier: "Address",
+  description: "base58-encoded 32-byte Solana address",
+  examples: ["11111111111111111111111111111111" as SolanaAddress],
+  [BadRequestCodeId]: "INVALID_ADDRESS"
+})
+export type Address = typeof Address.Type
+
+export const Slot = Schema.NonNegativeInt.annotations({ identifier: "Slot", description: "Solana slot" })
+
+/** The chain position a response reflects (spec §2.1): not the time of the request. */
+export const AsOf = Schema.Struct({
+  slot: Slot,
+  /** Unix seconds; null when the node reported no block time for that slot. */
+  blockTime: Schema.NullOr(Schema.Int)
+}).annotations({ identifier: "AsOf", description: "chain position (slot and its block time) the data reflects" })
+export type AsOf = typeof AsOf.Type
+
+/** `{success: true, data, asOf}`: the envelope of every read derived from chain state. */
+export const chainEnvelope = <A, I, R>(data: Schema.Schema<A, I, R>) =>
+  Schema.Struct({ success: Schema.Literal(true), data, asOf: AsOf })
+
+/** `{success: true, data}`: the envelope of a success that reflects no chain position. */
+export const envelope = <A, I, R>(data: Schema.Schema<A, I, R>) => Schema.Struct({ success: Schema.Literal(true), data })
+
+/** The shape every error body has (each error adds its own details). */
+export const ErrorEnvelope = Schema.Struct({
+  success: Schema.Literal(false),
+  error: Schema.String,
+  message: Schema.String
+})
+export type ErrorEnvelope = typeof ErrorEnvelope.Type

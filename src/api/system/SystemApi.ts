@@ -1,0 +1,27 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { NotReadyResponse, StatusBody } from "./statusBody.ts"
+
+export const HealthBody = Schema.Struct({ status: Schema.Literal("ok"), version: Schema.String }).annotations({
+  identifier: "Health"
+})
+
+/** Operational endpoints: liveness of the process and readiness of the data. */
+export const SystemApi = HttpApiGroup.make("system")
+  .add(
+    HttpApiEndpoint.get("health", "/health")
+      .addSuccess(HealthBody)
+      .annotate(OpenApi.Summary, "The process is up and serving HTTP (data readiness is /ready)")
+  )
+  .add(
+    HttpApiEndpoint.get("status", "/status")
+      .addSuccess(StatusBody)
+      .annotate(OpenApi.Summary, "Projection status and lag behind the chain")
+  )
+  .add(
+    HttpApiEndpoint.get("ready", "/ready")
+      .addSuccess(StatusBody)
+      .addError(NotReadyResponse)
+      .annotate(OpenApi.Summary, "200 when the projection is live, else 503 with Retry-After and the status")
+  )
+  .annotate(OpenApi.Title, "System")

@@ -1,0 +1,36 @@
+import { FetchHttpClient, HttpApiClient } from "@effect/platform"
+import { Effect, Layer } from "effect"
+import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
+import { DocsRoutesLive } from "../../layers/uws/DocsRoutes.ts"
+import { HttpListener, HttpListenerLive, type HttpServer, HttpServerLive } from "../../layers/uws/HttpServer.ts"
+import type { HttpLimits } from "../../layers/uws/limits.ts"
+import { Api } from "../../src/api/Api.ts"
+import { SystemHandlersLive } from "../../src/api/system/SystemHandlers.ts"
+import type { ProjectionStatus } from "../../src/domain/status.ts"
+import { ProjectionTest } from "./projectionTest.ts"
+
+/** A real uWS server on a free loopback port, serving `routes` (registered before it listens). */
+export const listenForTest = <E, R>(routes: Layer.Layer<never, E, R>) =>
+  HttpListenerLive({ host: "127.0.0.1", port: 0 }).pipe(Layer.provide(routes), Layer.provideMerge(HttpServerLive))
+
+/** The gateway's HTTP API as `serve` composes it, over a `ProjectionTest` the test controls. */
+export const gatewayForTest = (
+  options: { readonly initial?: ProjectionStatus; readonly limits?: Partial<HttpLimits> } = {}
+) => {
+  const routes = Layer.mergeAll(
+    ApiRoutesLive(Api, options.limits === undefined ? {} : { limits: options.limits }),
+    DocsRoutesLive(Api)
+  ).pipe(Layer.provide(SystemHandlersLive))
+  return listenForTest(routes).pipe(
+    Layer.provideMerge(ProjectionTest(options.initial === undefined ? {} : { initial: options.initial }))
+  )
+}
+
+export type TestServer = HttpServer | HttpListener
+
+/** The typed client of the contract, pointed at the running test server. */
+export const gatewayClient = Effect.flatMap(HttpListener, ({ url }) => HttpApiClient.make(Api, { baseUrl: url })).pipe(
+  Effect.provide(FetchHttpClient.layer)
+)
+
+export const serverUrl = Effect.map(HttpListener, ({ url }) => url)

@@ -1,0 +1,70 @@
+import { Context, Effect, Layer, PubSub, SubscriptionRef } from "effect"
+import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
+import { ProjectionUnavailable } from "../../src/domain/errors.ts"
+import { ProjectionState } from "../../src/domain/projection/state.ts"
+import { isLive, type ProjectionStatus } from "../../src/domain/status.ts"
+import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
+
+export const startingStatus: ProjectionStatus = {
+  status: "starting",
+  asOf: null,
+  chainSlot: null,
+  lagSlots: null,
+  lagSeconds: null,
+  checkpointSlot: null,
+  reason: null,
+  rpcUrl: null,
+  wsUrl: null
+}
+
+export const liveStatus = (slot: number, overrides: Partial<ProjectionStatus> = {}): ProjectionStatus => ({
+  status: "live",
+  asOf: { slot, blockTime: 1_700_000_000 + Math.floor(slot * 0.4) },
+  chainSlot: slot + 1,
+  lagSlots: 1,
+  lagSeconds: 0.4,
+  checkpointSlot: slot - 100,
+  reason: null,
+  rpcUrl: "http://127.0.0.1:8899",
+  wsUrl: "ws://127.0.0.1:8900",
+  ...overrides
+})
+
+/** Lets a test move the projection between states. */
+export class ProjectionControl extends Context.Tag("test/ProjectionControl")<
+  ProjectionControl,
+  {
+    readonly setStatus: (status: ProjectionStatus) => Effect.Effect<void>
+    readonly publish: (batch: ProjectionChangeBatch) => Effect.Effect<void>
+  }
+>() {}
+
+/**
+ * A `Projection` whose status the test sets (`ProjectionControl`), over a given (by default empty)
+ * state: reads succeed only while the status is live, like the real one.
+ */
+export const ProjectionTest = (
+  options: { readonly initial?: ProjectionStatus; readonly state?: ProjectionState } = {}
+): Layer.Layer<Projection | ProjectionControl> =>
+  Layer.effectContext(
+    Effect.gen(function*() {
+      const status = yield* SubscriptionRef.make(options.initial ?? startingStatus)
+      const changes = yield* PubSub.unbounded<ProjectionChangeBatch>()
+      const state = options.state ?? new ProjectionState(NTBUNDLE_PROGRAM_ID)
+      const whenLive = Effect.flatMap(SubscriptionRef.get(status), (current) =>
+        isLive(current) ? Effect.void : Effect.fail(ProjectionUnavailable.because(current.status)))
+      const projection = Projection.of({
+        status: SubscriptionRef.get(status).pipe(Effect.withSpan("Projection.status")),
+        requireLive: whenLive.pipe(Effect.withSpan("Projection.requireLive")),
+        read: (read) => Effect.map(whenLive, () => read(state)).pipe(Effect.withSpan("Projection.read")),
+        statusChanges: status.changes,
+        subscribe: PubSub.subscribe(changes).pipe(Effect.withSpan("Projection.subscribe"))
+      })
+      const control = ProjectionControl.of({
+        setStatus: (next) => SubscriptionRef.set(status, next),
+        publish: (batch) => Effect.asVoid(PubSub.publish(changes, batch))
+      })
+      return Context.make(Projection, projection).pipe(Context.add(ProjectionControl, control))
+    })
+  )
+
