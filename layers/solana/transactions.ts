@@ -94,3 +94,33 @@ export const newestSignature = async (rpc: SolanaRpc, program: Address): Promise
   const [newest] = await rpc.getSignaturesForAddress(program, { limit: 1, commitment: "confirmed" }).send()
   return newest === undefined ? null : { signature: newest.signature, slot: Number(newest.slot) }
 }
+
+export interface HistoricalSignature extends SignatureInfo {
+  readonly blockTime: number | null
+}
+
+/**
+ * The program's transactions before `before` (exclusive; null = from the newest), newest first,
+ * back to the program's first transaction or to `sinceBlockTime`.
+ */
+export const signaturesBefore = async (
+  rpc: SolanaRpc,
+  program: Address,
+  before: string | null,
+  sinceBlockTime: number | null
+): Promise<Array<HistoricalSignature>> => {
+  const collected: Array<HistoricalSignature> = []
+  let cursor = before === null ? undefined : toSignature(before)
+  for (;;) {
+    const page = await rpc
+      .getSignaturesForAddress(program, { limit: PAGE, commitment: "confirmed", ...(cursor === undefined ? {} : { before: cursor }) })
+      .send()
+    for (const entry of page) {
+      const blockTime = entry.blockTime === null ? null : Number(entry.blockTime)
+      if (sinceBlockTime !== null && blockTime !== null && blockTime < sinceBlockTime) return collected
+      collected.push({ signature: entry.signature, slot: Number(entry.slot), blockTime })
+    }
+    if (page.length < PAGE) return collected
+    cursor = page[page.length - 1]!.signature
+  }
+}
