@@ -92,6 +92,7 @@ export const makeHarness = (options: { readonly vault?: (config: VaultConfig) =>
   const now = BigInt(chain.ledger.clock.blockTime())
   const vault = vaultAccounts(programId, config, tokens, now)
   for (const payer of [keeper, manager]) tokens.fund(payer.address, 100n * 10n ** 9n)
+  tokens.credit(manager.address, MINT, 1_000n * USDC)
   for (const label of options.wallets ?? ["alice", "bob", "carol", "builder", "builder2"]) {
     tokens.fund(wallet(label).address, 10n * 10n ** 9n)
     tokens.credit(wallet(label).address, MINT, options.tokensPerWallet ?? 20_000_000n * USDC)
@@ -108,12 +109,16 @@ export const makeHarness = (options: { readonly vault?: (config: VaultConfig) =>
     manager,
     wallet,
     pdas: vaultAddresses(programId, VAULT, MINT),
-    send: (payer, instructions, signers = []) =>
-      chain.submit({
+    // One slot per transaction, as on a live chain: identical transactions in one slot would
+    // share a signature and the second would be refused as AlreadyProcessed.
+    send: (payer, instructions, signers = []) => {
+      chain.step(1)
+      return chain.submit({
         feePayer: payer,
         signers,
         instructions: instructions.map((instruction) => ("programAddress" in instruction ? fromKitInstruction(instruction) : instruction))
-      }),
+      })
+    },
     events: (outcome) => ("result" in outcome && outcome.result !== undefined ? eventsFromLogs(outcome.result.logs, programId).map(({ event }) => event) : []),
     user: (owner) => {
       const bytes = data(findUserBundlePda(programId, owner as Address, VAULT as Address)[0])
