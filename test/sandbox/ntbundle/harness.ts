@@ -12,7 +12,7 @@ import { decodeTokenAccount } from "../../../src/sandbox/programs/token-layout.t
 import type { Instruction } from "../../../src/sandbox/runtime/program.ts"
 import type { SendOutcome } from "../../../src/sandbox/runtime/processor.ts"
 import { createSandboxChain } from "../../../src/sandbox/sandbox.ts"
-import { fromKitInstruction } from "../../../src/sandbox/scenario/kit-instruction.ts"
+import { fromKitInstruction } from "../../../src/sandbox/ntbundle/kit-instruction.ts"
 import { TokenGenesis } from "../../../src/sandbox/scenario/token-genesis.ts"
 import { vaultAccounts, type VaultConfig } from "../../../src/sandbox/scenario/vault-genesis.ts"
 

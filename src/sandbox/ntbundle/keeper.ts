@@ -1,0 +1,199 @@
+import { AccountRole, type AccountMeta, type Address } from "@solana/kit"
+import { findReferrerPda } from "../../ntbundle/pdas.ts"
+import { createAssociatedTokenAccountIdempotentIx } from "../../ntbundle/ix/associatedToken.ts"
+import {
+  applyFeesToUserIx,
+  netPendingTransactionsIx,
+  processDepositIx,
+  processReferrerWithdrawalIx,
+  processWithdrawalIx,
+  updateOracleIx
+} from "../../ntbundle/ix/keeper.ts"
+import type { BuiltInstruction } from "../../ntbundle/ix/meta.ts"
+import type { SandboxChain } from "../chain.ts"
+import type { Keypair } from "../crypto/keypair.ts"
+import type { Random } from "../crypto/random.ts"
+import { fromKitInstruction } from "./kit-instruction.ts"
+import type { KeeperIndex, VaultWork } from "./keeper-index.ts"
+import { bundleView, isZeroKeyAt, oracleView, tempDataView, USER_REFERRER_OFFSET, userBundleView } from "./layout.ts"
+import { createOracleWalk, type OracleWalk } from "./oracle-walk.ts"
+import { vaultAddresses } from "./support.ts"
+import { sendBatched, type BatchResult } from "./tx-batch.ts"
+
+/**
+ * The vault keeper: on each vault's schedule it reports the oracle equity (a seeded random walk),
+ * nets and processes pending deposits, pays out withdrawals whose cooldown has ended, charges
+ * fees to a rotating window of positions, and settles builder claims that have become available.
+ * Every step is a keeper-signed transaction through the chain's sendTransaction path, so each
+ * has a signature, logs, events and notifications like any other.
+ */
+export interface KeeperOptions {
+  readonly keeper: Keypair
+  readonly vaults: ReadonlyArray<string>
+  readonly index: KeeperIndex
+  readonly random: Random
+  /** Seconds of chain time between two runs of a vault (each vault starts at a random phase). */
+  readonly intervalSeconds: number
+  /** Positions charged per run and vault (round robin over all positions). */
+  readonly feePositionsPerRun: number
+  readonly maxDepositsPerRun: number
+  readonly maxPayoutsPerRun: number
+  /** apply_fees_to_user instructions packed per transaction (subject to the packet size). */
+  readonly feesPerTransaction: number
+}
+
+export interface KeeperStats {
+  oracleUpdates: number
+  nettings: number
+  deposits: number
+  withdrawals: number
+  feeCharges: number
+  claims: number
+  transactions: number
+  failures: number
+  lastError: string | undefined
+}
+
+export class Keeper {
+  readonly stats: KeeperStats = { oracleUpdates: 0, nettings: 0, deposits: 0, withdrawals: 0, feeCharges: 0, claims: 0, transactions: 0, failures: 0, lastError: undefined }
+  private readonly walks = new Map<string, OracleWalk>()
+  private readonly nextRunAt = new Map<string, number>()
+  private readonly programId: Address
+
+  constructor(
+    private readonly chain: SandboxChain,
+    private readonly options: KeeperOptions
+  ) {
+    this.programId = chain.programId as Address
+    const now = chain.ledger.clock.blockTime()
+    for (const vault of options.vaults) {
+      const random = options.random.fork(`keeper/${vault}`)
+      this.walks.set(vault, createOracleWalk(random))
+      this.nextRunAt.set(vault, now + Math.floor(random.nextFloat() * options.intervalSeconds))
+    }
+  }
+
+  /** Runs every vault whose time has come (registered as a per-slot task). */
+  runDue(): void {
+    const now = this.chain.ledger.clock.blockTime()
+    for (const vault of this.options.vaults) {
+      if (now < this.nextRunAt.get(vault)!) continue
+      this.nextRunAt.set(vault, now + this.options.intervalSeconds)
+      this.runVault(vault)
+    }
+  }
+
+  runVault(vault: string): void {
+    const work = this.options.index.vault(vault)
+    const account = this.chain.ledger.getAccount(vault)
+    if (work === undefined || account === undefined) return
+    const mint = bundleView(account.data).assetAddress
+    this.updateOracle(vault, mint)
+    this.processDeposits(vault, mint, work)
+    this.payOut(vault, mint, work)
+    this.chargeFees(vault, work)
+  }
+
+  private get now(): bigint {
+    return BigInt(this.chain.ledger.clock.blockTime())
+  }
+
+  private target(vault: string, remainingAccounts?: ReadonlyArray<AccountMeta>) {
+    return { program: this.programId, bundle: vault as Address, keeper: this.options.keeper.address as Address, ...(remainingAccounts === undefined ? {} : { remainingAccounts }) }
+  }
+
+  private read(address: string): Uint8Array | undefined {
+    return this.chain.ledger.getAccount(address)?.data
+  }
+
+  /** The referred position's ReferrerAccount, passed after the IDL accounts. */
+  private referrerMeta(vault: string, position: Uint8Array): ReadonlyArray<AccountMeta> | undefined {
+    if (isZeroKeyAt(position, USER_REFERRER_OFFSET)) return undefined
+    const referrer = userBundleView(position).referrer as Address
+    return [{ address: findReferrerPda(this.programId, vault as Address, referrer)[0], role: AccountRole.WRITABLE }]
+  }
+
+  private send(groups: ReadonlyArray<ReadonlyArray<BuiltInstruction>>, perTransaction = 1): BatchResult {
+    const result = sendBatched((request) => this.chain.submit(request), this.options.keeper, groups.map((group) => group.map(fromKitInstruction)), {
+      maxGroupsPerTransaction: perTransaction,
+      blockhash: this.chain.ledger.clock.blockhash()
+    })
+    this.stats.transactions += result.transactions
+    this.stats.failures += result.failed
+    if (result.lastError !== undefined) this.stats.lastError = result.lastError
+    return result
+  }
+
+  private updateOracle(vault: string, mint: string): void {
+    const pdas = vaultAddresses(this.programId, vault, mint)
+    const bundleData = this.read(vault)
+    const oracleData = this.read(pdas.oracleData)
+    if (bundleData === undefined || oracleData === undefined) return
+    const bundle = bundleView(bundleData)
+    const oracle = oracleView(oracleData)
+    const elapsed = this.now - oracle.lastUpdateTime
+    if (bundle.oracleUpdateTimeLimit > 0n && elapsed < bundle.oracleUpdateTimeLimit) return
+    const newEquity = this.walks.get(vault)!.next({
+      underlying: bundle.bundleUnderlyingBalance,
+      externalEquity: oracle.averageExternalEquity,
+      elapsedSeconds: Number(elapsed),
+      maxMoveBps: bundle.oracleBuffer
+    })
+    this.stats.oracleUpdates += this.send([[updateOracleIx({ ...this.target(vault), newEquity })]]).landed
+  }
+
+  private processDeposits(vault: string, mint: string, work: VaultWork): void {
+    if (work.pendingDeposits.size === 0) return
+    const temp = tempDataView(this.read(vaultAddresses(this.programId, vault, mint).bundleTempData)!)
+    if (!temp.isNettingDone) {
+      const netted = this.send([[netPendingTransactionsIx({ ...this.target(vault), assetMint: mint as Address })]]).landed
+      this.stats.nettings += netted
+      if (netted === 0) return
+    }
+    const groups = Array.from(work.pendingDeposits)
+      .slice(0, this.options.maxDepositsPerRun)
+      .map((position) => [processDepositIx({ ...this.target(vault, this.referrerMeta(vault, this.read(position)!)), assetMint: mint as Address, owner: work.owners.get(position) as Address })])
+    this.stats.deposits += this.send(groups, 4).landed
+  }
+
+  private payOut(vault: string, mint: string, work: VaultWork): void {
+    const now = this.now
+    const treasury = bundleView(this.read(vault)!).treasuryAccount as Address
+    const payer = this.options.keeper.address as Address
+    const withdrawals = Array.from(work.pendingWithdrawals)
+      .filter(([, availableAt]) => availableAt <= now)
+      .slice(0, this.options.maxPayoutsPerRun)
+      .map(([position]) => {
+        const owner = work.owners.get(position) as Address
+        return [
+          createAssociatedTokenAccountIdempotentIx({ payer, owner, mint: mint as Address }),
+          processWithdrawalIx({ ...this.target(vault, this.referrerMeta(vault, this.read(position)!)), assetMint: mint as Address, owner, treasury })
+        ]
+      })
+    this.stats.withdrawals += this.send(withdrawals, 2).landed
+    const claims = Array.from(work.pendingClaims)
+      .filter(([, availableAt]) => availableAt <= now)
+      .slice(0, this.options.maxPayoutsPerRun)
+      .map(([referrerAccount]) => {
+        const referrer = work.referrers.get(referrerAccount) as Address
+        return [
+          createAssociatedTokenAccountIdempotentIx({ payer, owner: referrer, mint: mint as Address }),
+          processReferrerWithdrawalIx({ ...this.target(vault), assetMint: mint as Address, referrer })
+        ]
+      })
+    this.stats.claims += this.send(claims, 2).landed
+  }
+
+  private chargeFees(vault: string, work: VaultWork): void {
+    const count = Math.min(this.options.feePositionsPerRun, work.positions.length)
+    const groups: Array<ReadonlyArray<BuiltInstruction>> = []
+    for (let step = 0; step < count; step++) {
+      const position = work.positions[work.feeCursor % work.positions.length]!
+      work.feeCursor = (work.feeCursor + 1) % work.positions.length
+      const data = this.read(position)
+      if (data === undefined || userBundleView(data).shares === 0n) continue
+      groups.push([applyFeesToUserIx({ ...this.target(vault, this.referrerMeta(vault, data)), owner: work.owners.get(position) as Address })])
+    }
+    this.stats.feeCharges += this.send(groups, this.options.feesPerTransaction).landed
+  }
+}

@@ -1,0 +1,73 @@
+import type { Keypair } from "../crypto/keypair.ts"
+import { compileLegacyMessage } from "../runtime/compile.ts"
+import { PACKET_DATA_SIZE } from "../runtime/message.ts"
+import type { Instruction } from "../runtime/program.ts"
+import type { SendOutcome } from "../runtime/processor.ts"
+
+/**
+ * Sends groups of instructions (each group atomic: e.g. an ATA creation and the payout into it)
+ * packed into as few transactions as fit in a packet. A transaction that fails is retried group
+ * by group, so one bad group does not hold back the others; groups that still fail are reported.
+ */
+export interface BatchResult {
+  readonly landed: number
+  readonly failed: number
+  readonly transactions: number
+  readonly lastError: string | undefined
+}
+
+export type Submit = (request: { readonly feePayer: Keypair; readonly instructions: ReadonlyArray<Instruction> }) => SendOutcome
+
+const SIGNATURE_BYTES = 64
+
+/** Wire size of a legacy transaction signed by its fee payer alone. */
+const wireSize = (feePayer: string, instructions: ReadonlyArray<Instruction>, blockhash: string): number =>
+  1 + SIGNATURE_BYTES + compileLegacyMessage(feePayer, instructions, blockhash).messageBytes.length
+
+const describeFailure = (outcome: SendOutcome): string => {
+  if (!("result" in outcome) || outcome.result === undefined) return outcome.kind
+  const logLine = outcome.result.logs.find((line) => line.includes("Error Code:") || line.includes("Error:"))
+  return `${JSON.stringify(outcome.result.err)}${logLine === undefined ? "" : ` ${logLine}`}`
+}
+
+const succeeded = (outcome: SendOutcome): boolean => outcome.kind === "landed" && outcome.result.err === null
+
+export const sendBatched = (
+  submit: Submit,
+  feePayer: Keypair,
+  groups: ReadonlyArray<ReadonlyArray<Instruction>>,
+  options: { readonly maxGroupsPerTransaction: number; readonly blockhash: string }
+): BatchResult => {
+  let landed = 0
+  let failed = 0
+  let transactions = 0
+  let lastError: string | undefined
+  const send = (instructions: ReadonlyArray<Instruction>): SendOutcome => {
+    transactions++
+    return submit({ feePayer, instructions })
+  }
+  const flush = (batch: Array<ReadonlyArray<Instruction>>): void => {
+    if (batch.length === 0) return
+    const outcome = send(batch.flat())
+    if (succeeded(outcome)) {
+      landed += batch.length
+      return
+    }
+    if (batch.length === 1) {
+      failed++
+      lastError = describeFailure(outcome)
+      return
+    }
+    for (const group of batch) flush([group])
+  }
+  let batch: Array<ReadonlyArray<Instruction>> = []
+  for (const group of groups) {
+    const candidate = [...batch, group]
+    if (batch.length > 0 && (candidate.length > options.maxGroupsPerTransaction || wireSize(feePayer.address, candidate.flat(), options.blockhash) > PACKET_DATA_SIZE)) {
+      flush(batch)
+      batch = [group]
+    } else batch = candidate
+  }
+  flush(batch)
+  return { landed, failed, transactions, lastError }
+}
