@@ -1,0 +1,55 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer, Stream } from "effect"
+import { ChainStore } from "../../services/ChainStore.ts"
+import { streamAccounts } from "./accountStreamSql.ts"
+import { storeFailure } from "./chainStoreErrors.ts"
+import { loadCheckpoint, saveCheckpoint } from "./checkpointSql.ts"
+import { appendTransactions, hasTransactions } from "./eventLogSql.ts"
+
+const makeChainStore = (sql: SqlClient.SqlClient): ChainStore["Type"] => ({
+  loadCheckpoint: loadCheckpoint(sql).pipe(
+    Effect.mapError(storeFailure("load the checkpoint")),
+    Effect.withSpan("ChainStore.loadCheckpoint")
+  ),
+
+  checkpointedAccounts: streamAccounts(sql).pipe(
+    Stream.mapError(storeFailure("read the checkpointed accounts")),
+    Stream.withSpan("ChainStore.checkpointedAccounts")
+  ),
+
+  saveCheckpoint: (checkpoint, changed, removed) =>
+    saveCheckpoint(sql, checkpoint, changed, removed).pipe(
+      Effect.mapError(
+        storeFailure(
+          `save the checkpoint at slot ${checkpoint.slot} (${changed.length} changed, ${removed.length} removed accounts; nothing was written)`
+        )
+      ),
+      Effect.withSpan("ChainStore.saveCheckpoint", {
+        attributes: { slot: checkpoint.slot, changed: changed.length, removed: removed.length }
+      })
+    ),
+
+  appendTransactions: (transactions) =>
+    appendTransactions(sql, transactions).pipe(
+      Effect.catchTag("SqlError", (error) =>
+        Effect.fail(storeFailure(`append ${transactions.length} transactions to the event log (nothing was written)`)(error))),
+      Effect.withSpan("ChainStore.appendTransactions", { attributes: { transactions: transactions.length } })
+    ),
+
+  hasTransactions: hasTransactions(sql).pipe(
+    Effect.mapError(storeFailure("read the event log")),
+    Effect.withSpan("ChainStore.hasTransactions")
+  ),
+
+  discardAll: sql`TRUNCATE checkpoint, chain_account, program_event, chain_transaction`.pipe(
+    Effect.asVoid,
+    Effect.mapError(storeFailure("discard the checkpoint and the event log")),
+    Effect.withSpan("ChainStore.discardAll")
+  )
+})
+
+/** ChainStore on PostgreSQL (tables of `sql/0001_chain_state.sql` and `sql/0002_event_log.sql`). */
+export const ChainStoreLive: Layer.Layer<ChainStore, never, SqlClient.SqlClient> = Layer.effect(
+  ChainStore,
+  Effect.map(SqlClient.SqlClient, makeChainStore)
+)
