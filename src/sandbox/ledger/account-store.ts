@@ -33,12 +33,13 @@ export class AccountStore {
   /** Stores `record`, or removes the account when `record` is undefined or has zero lamports. */
   put(address: string, record: AccountRecord | undefined): void {
     const previous = this.byAddress.get(address)
-    if (previous !== undefined && (record === undefined || previous.owner !== record.owner)) {
+    const removed = record === undefined || record.lamports === 0n
+    if (previous !== undefined && (removed || previous.owner !== record.owner)) {
       const owned = this.byOwner.get(previous.owner)
       owned?.delete(address)
       if (owned !== undefined && owned.size === 0) this.byOwner.delete(previous.owner)
     }
-    if (record === undefined || record.lamports === 0n) {
+    if (removed) {
       this.byAddress.delete(address)
       return
     }
