@@ -1,0 +1,68 @@
+import { Clock, Duration, Effect, Layer, Ref } from "effect"
+import { Blockhash, type LatestBlockhash } from "../../services/Blockhash.ts"
+import { ChainSource } from "../../services/ChainSource.ts"
+import { BlockhashUnavailable } from "../../src/domain/builds/errors.ts"
+import { makeRpc } from "./rpc.ts"
+
+export interface BlockhashOptions {
+  /** How often `getLatestBlockhash` is asked (default 1.5 s). */
+  readonly refreshInterval?: Duration.DurationInput
+  /**
+   * A cached blockhash older than this is not handed out (default 20 s). A blockhash stays valid
+   * for about 60 s, so a build made at the bound still leaves the wallet ~40 s to submit.
+   */
+  readonly maxAge?: Duration.DurationInput
+  /** Default "confirmed": the newest blockhash that is very unlikely to be dropped. */
+  readonly commitment?: "confirmed" | "finalized"
+  readonly requestTimeout?: Duration.DurationInput
+}
+
+interface Cached {
+  readonly value: LatestBlockhash
+  readonly fetchedAtMs: number
+}
+
+/** Refreshes the blockhash from the ChainSource's RPC endpoint in a background fiber. */
+export const BlockhashLive = (options: BlockhashOptions = {}): Layer.Layer<Blockhash, never, ChainSource> =>
+  Layer.scoped(
+    Blockhash,
+    Effect.gen(function*() {
+      const source = yield* ChainSource
+      const rpc = makeRpc(source.rpcUrl)
+      const refreshInterval = Duration.decode(options.refreshInterval ?? Duration.millis(1_500))
+      const maxAgeMs = Duration.toMillis(Duration.decode(options.maxAge ?? Duration.seconds(20)))
+      const commitment = options.commitment ?? "confirmed"
+      const cache = yield* Ref.make<Cached | null>(null)
+
+      const refresh = Effect.tryPromise((abortSignal) => rpc.getLatestBlockhash({ commitment }).send({ abortSignal })).pipe(
+        Effect.timeout(options.requestTimeout ?? Duration.seconds(5)),
+        Effect.flatMap((answer) =>
+          Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            Ref.set(cache, {
+              value: {
+                blockhash: answer.value.blockhash,
+                lastValidBlockHeight: Number(answer.value.lastValidBlockHeight),
+                slot: Number(answer.context.slot)
+              },
+              fetchedAtMs: now
+            })
+          )
+        ),
+        Effect.catchAll((error) => Effect.logWarning(`getLatestBlockhash failed: ${String(error)}`)),
+        Effect.withSpan("Blockhash.refresh")
+      )
+      yield* Effect.forkScoped(Effect.forever(Effect.zipRight(refresh, Effect.sleep(refreshInterval))))
+
+      const latest = Effect.gen(function*() {
+        const cached = yield* Ref.get(cache)
+        if (cached === null) return yield* Effect.fail(BlockhashUnavailable.because("none fetched yet"))
+        const ageMs = (yield* Clock.currentTimeMillis) - cached.fetchedAtMs
+        if (ageMs > maxAgeMs) {
+          return yield* Effect.fail(BlockhashUnavailable.because(`the last one is ${Math.round(ageMs / 1000)} s old`))
+        }
+        return cached.value
+      }).pipe(Effect.withSpan("Blockhash.latest"))
+
+      return Blockhash.of({ latest })
+    })
+  )

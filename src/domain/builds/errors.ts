@@ -1,0 +1,52 @@
+import { Schema } from "effect"
+
+/**
+ * Expected failures of transaction builds and previews (stable, append-only codes). Policy refusals
+ * are not errors: they are answers (`validation.accepted: false`), see rejections.ts.
+ */
+
+/** Why a builder or preview request is malformed (HTTP 400). Append-only. */
+export const MALFORMED_REQUEST_CODES = [
+  "INVALID_BODY",
+  "UNKNOWN_FIELD",
+  "MISSING_FIELD",
+  "INVALID_FIELD",
+  "CONFLICTING_FIELDS",
+  "INVALID_AMOUNT_RAW",
+  "INVALID_SHARES_RAW",
+  "INVALID_USER_ADDRESS",
+  "USER_ADDRESS_OFF_CURVE",
+  "INVALID_REFERRER_ADDRESS",
+  "INVALID_CODE",
+  "INVALID_PRIORITY_FEE"
+] as const
+
+export type MalformedRequestCode = (typeof MALFORMED_REQUEST_CODES)[number]
+
+export class MalformedRequest extends Schema.TaggedError<MalformedRequest>()("MalformedRequest", {
+  code: Schema.Literal(...MALFORMED_REQUEST_CODES),
+  message: Schema.String
+}) {}
+
+export const malformed = (code: MalformedRequestCode, message: string): MalformedRequest =>
+  new MalformedRequest({ code, message })
+
+/** The vault address names no vault of the program (HTTP 404). */
+export class UnknownVault extends Schema.TaggedError<UnknownVault>()("UnknownVault", {
+  code: Schema.Literal("VAULT_NOT_FOUND"),
+  message: Schema.String,
+  vaultAddress: Schema.String
+}) {
+  static readonly at = (vaultAddress: string) =>
+    new UnknownVault({ code: "VAULT_NOT_FOUND", vaultAddress, message: `no vault at ${vaultAddress}` })
+}
+
+/** No recent enough blockhash is cached: builds cannot be given a lifetime (HTTP 503). */
+export class BlockhashUnavailable extends Schema.TaggedError<BlockhashUnavailable>()("BlockhashUnavailable", {
+  code: Schema.Literal("BLOCKHASH_UNAVAILABLE"),
+  message: Schema.String,
+  retryAfterSeconds: Schema.Int
+}) {
+  static readonly because = (reason: string, retryAfterSeconds = 2) =>
+    new BlockhashUnavailable({ code: "BLOCKHASH_UNAVAILABLE", retryAfterSeconds, message: `no fresh blockhash: ${reason}` })
+}
