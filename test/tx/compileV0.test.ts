@@ -186,10 +186,10 @@ describe("compileUnsignedV0", () => {
     )
   })
 
-  it("rebuilds the captured devnet deposit (facts §10.5) byte for byte in structure", () => {
+  it("rebuilds the captured devnet deposit (facts §10.5): size, account order, header, data", () => {
     const user = "EpZtPfeiyT7avVCuKfucUCj4Kaj81sF87aeLKNPghGvh" as Address
     const program = "CcR9whVnaW3STx6LLYotwy5JJXmnC8KDjtRotA3NCL8v" as Address
-    const statics = [
+    const statics: ReadonlyArray<Address> = ([
       user,
       "3G1TAQ6bcL2cJnPzg7QV16XknCsdxXhxGBtwMhuJESki",
       "4Qzddh5jpArRfTM24UUPy4mitVczyGfNSr3SXfZgcwjV",
@@ -204,7 +204,7 @@ describe("compileUnsignedV0", () => {
       program,
       "ComputeBudget111111111111111111111111111111",
       "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"
-    ] as ReadonlyArray<Address>
+    ] as ReadonlyArray<string>).map((text) => text as Address)
     const depositIndices = [0, 3, 4, 1, 9, 5, 7, 2, 8, 6, 13, 10]
     const roleOf = (index: number) =>
       index === 0 ? AccountRole.WRITABLE_SIGNER : index <= 9 ? AccountRole.WRITABLE : AccountRole.READONLY
