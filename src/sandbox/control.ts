@@ -7,7 +7,7 @@ import { transactionErrorText } from "./runtime/errors.ts"
 import type { SendOutcome } from "./runtime/processor.ts"
 import type { SandboxControl } from "./rpc/environment.ts"
 import { isRecord, readAddress, readAmount, readOptionalBoolean, readOptionalInteger, type Params } from "./rpc/params.ts"
-import { invalidParams, RpcError, SEND_TRANSACTION_PREFLIGHT_FAILURE } from "./rpc/rpc-error.ts"
+import { paramError, RpcError, SEND_TRANSACTION_PREFLIGHT_FAILURE } from "./rpc/rpc-error.ts"
 
 /**
  * The sandbox_* methods (a contract for tests and tools; params follow Solana's convention: a
@@ -33,13 +33,13 @@ const MAX_STEP_SLOTS = 1_000_000
 
 const firstObject = (params: Params, name: string): Readonly<Record<string, unknown>> => {
   const value = params[0] ?? {}
-  if (!isRecord(value)) throw invalidParams(`${name} expects [{...}]`)
+  if (!isRecord(value)) throw paramError(`${name} expects [{...}]`)
   return value
 }
 
 const readData = (value: unknown): Uint8Array => {
   const text = Array.isArray(value) && value[1] === "base64" ? value[0] : value
-  if (typeof text !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw invalidParams('data must be a base64 string or [base64, "base64"]')
+  if (typeof text !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw paramError('data must be a base64 string or [base64, "base64"]')
   return new Uint8Array(Buffer.from(text, "base64"))
 }
 
@@ -85,7 +85,7 @@ export const createControl = (context: ControlContext): SandboxControl => {
     },
     step: (params) => {
       const slots = readOptionalInteger(firstObject(params, "sandbox_step")["slots"], "slots") ?? 1
-      if (slots > MAX_STEP_SLOTS) throw invalidParams(`slots must be at most ${MAX_STEP_SLOTS}`)
+      if (slots > MAX_STEP_SLOTS) throw paramError(`slots must be at most ${MAX_STEP_SLOTS}`)
       const slot = context.step(slots)
       return { slot, blockHeight: ledger.clock.blockHeight(slot) }
     },
@@ -102,7 +102,7 @@ export const createControl = (context: ControlContext): SandboxControl => {
         try {
           outcome = chain.airdropTokens(owner, mint, amount)
         } catch (error) {
-          throw invalidParams(error instanceof Error ? error.message : String(error))
+          throw paramError(error instanceof Error ? error.message : String(error))
         }
         signature = landedSignature(outcome)
         address = outcome.tokenAccount

@@ -1,7 +1,7 @@
 import type { JsonValue } from "./codec/json.ts"
 import { createRandom, type Random, type Seed } from "./crypto/random.ts"
 import { isRecord } from "./rpc/params.ts"
-import { invalidParams } from "./rpc/rpc-error.ts"
+import { paramError } from "./rpc/rpc-error.ts"
 
 /**
  * Injected faults, set with sandbox_fault and observed by any client:
@@ -32,13 +32,13 @@ export interface FaultListeners {
 }
 
 const readFraction = (value: unknown): number => {
-  if (typeof value !== "number" || !(value >= 0 && value <= 1)) throw invalidParams("fraction must be a number between 0 and 1")
+  if (typeof value !== "number" || !(value >= 0 && value <= 1)) throw paramError("fraction must be a number between 0 and 1")
   return value
 }
 
 const readNonNegative = (value: unknown, name: string, fallback?: number): number => {
   if (value === undefined && fallback !== undefined) return fallback
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) throw invalidParams(`${name} must be a non-negative number`)
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) throw paramError(`${name} must be a non-negative number`)
   return value
 }
 
@@ -75,7 +75,7 @@ export class Faults {
 
   /** Applies a sandbox_fault request; returns the resulting state. */
   apply(spec: unknown): JsonValue {
-    if (!isRecord(spec) || typeof spec["kind"] !== "string") throw invalidParams("expected {kind, ...}")
+    if (!isRecord(spec) || typeof spec["kind"] !== "string") throw paramError("expected {kind, ...}")
     switch (spec["kind"]) {
       case "closeSockets":
         for (const listener of this.listeners) listener.closeSockets()
@@ -94,7 +94,7 @@ export class Faults {
         break
       case "stallNotifications": {
         const onClear = spec["onClear"] ?? "release"
-        if (onClear !== "release" && onClear !== "drop") throw invalidParams("onClear must be release or drop")
+        if (onClear !== "release" && onClear !== "drop") throw paramError("onClear must be release or drop")
         this.current = { ...this.current, stall: { onClear } }
         break
       }
@@ -102,7 +102,7 @@ export class Faults {
         this.clear()
         break
       default:
-        throw invalidParams(`unknown fault kind: ${spec["kind"]}`)
+        throw paramError(`unknown fault kind: ${spec["kind"]}`)
     }
     return this.toJson()
   }

@@ -3,6 +3,8 @@
  * Written for short inputs (32 and 64 bytes) on hot paths: no bigint, no allocation per digit.
  */
 const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+const ALPHABET_CODES = Uint8Array.from(ALPHABET, (char) => char.charCodeAt(0))
+const LATIN1 = new TextDecoder("latin1")
 const DIGIT_OF_CHAR = new Int8Array(128).fill(-1)
 for (let index = 0; index < ALPHABET.length; index++) DIGIT_OF_CHAR[ALPHABET.charCodeAt(index)] = index
 
@@ -24,9 +26,12 @@ export const encodeBase58 = (bytes: Uint8Array): string => {
       carry = (carry / 58) | 0
     }
   }
-  let out = "1".repeat(leadingZeros)
-  for (let digit = used - 1; digit >= 0; digit--) out += ALPHABET[digits[digit]!]
-  return out
+  // Built as one flat string: concatenating characters would leave a rope of many small nodes,
+  // which costs a kilobyte per address kept as a map key.
+  const codes = new Uint8Array(leadingZeros + used)
+  codes.fill(49, 0, leadingZeros)
+  for (let digit = 0; digit < used; digit++) codes[leadingZeros + digit] = ALPHABET_CODES[digits[used - 1 - digit]!]!
+  return LATIN1.decode(codes)
 }
 
 /** Decodes base58, or returns undefined when the text holds a character outside the alphabet. */

@@ -2,7 +2,7 @@ import { stringifyJson, type JsonValue } from "../codec/json.ts"
 import { readDataSlice, readEncoding } from "../rpc/account-json.ts"
 import { readFilters } from "../rpc/filters.ts"
 import { isRecord, readAddress, readCommitment, readConfig, readSignature, requireParam, type Params } from "../rpc/params.ts"
-import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, invalidParams, METHOD_NOT_FOUND, PARSE_ERROR, RpcError } from "../rpc/rpc-error.ts"
+import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, invalidParams, METHOD_NOT_FOUND, paramError, PARSE_ERROR, RpcError } from "../rpc/rpc-error.ts"
 import type { Notifier } from "./notifier.ts"
 import type { Connection } from "./outbox.ts"
 import type { SubscriptionKind, SubscriptionRegistry } from "./subscriptions.ts"
@@ -15,7 +15,7 @@ import type { SubscriptionKind, SubscriptionRegistry } from "./subscriptions.ts"
 const readMentions = (value: unknown): string | undefined => {
   if (value === "all" || value === "allWithVotes") return undefined
   if (isRecord(value) && Array.isArray(value["mentions"])) {
-    if (value["mentions"].length !== 1) throw invalidParams("Invalid Request: Only 1 address supported")
+    if (value["mentions"].length !== 1) throw paramError("Invalid Request: Only 1 address supported")
     return readAddress(value["mentions"][0])
   }
   throw invalidParams('invalid logs filter: expected "all", "allWithVotes" or {mentions: [address]}')
@@ -59,7 +59,7 @@ const run = (method: string, params: Params, connection: Connection, registry: S
   const unsubscribeKind = Object.hasOwn(UNSUBSCRIBE, method) ? UNSUBSCRIBE[method] : undefined
   if (unsubscribeKind !== undefined) {
     const id = requireParam(params, 0, "a subscription id")
-    if (typeof id !== "number" || !registry.remove(id, unsubscribeKind, connection)) throw invalidParams("Invalid subscription id.")
+    if (typeof id !== "number" || !registry.remove(id, unsubscribeKind, connection)) throw paramError("Invalid subscription id.")
     return true
   }
   switch (method) {

@@ -3,7 +3,7 @@ import { toBase64 } from "../codec/bytes.ts"
 import { stringifyJson } from "../codec/json.ts"
 import { TOKEN_PROGRAM_ID } from "../programs/ids.ts"
 import { decodeMint, decodeTokenAccount, formatUiAmount, MINT_SIZE, TOKEN_ACCOUNT_SIZE } from "../programs/token-layout.ts"
-import { invalidParams } from "./rpc-error.ts"
+import { invalidParams, paramError } from "./rpc-error.ts"
 import { isRecord } from "./params.ts"
 
 /**
@@ -36,7 +36,7 @@ const MAX_BASE58_BYTES = 128
 export const readEncoding = (value: unknown, fallback: AccountEncoding): AccountEncoding => {
   if (value === undefined || value === null) return fallback
   if (value === "base64" || value === "base58" || value === "binary" || value === "jsonParsed") return value
-  if (value === "base64+zstd") throw invalidParams("base64+zstd encoding is not supported by the sandbox; use base64")
+  if (value === "base64+zstd") throw paramError("base64+zstd encoding is not supported by the sandbox; use base64")
   throw invalidParams(`unknown variant \`${String(value)}\`, expected one of \`binary\`, \`base58\`, \`base64\`, \`jsonParsed\`, \`base64+zstd\``)
 }
 
@@ -55,7 +55,7 @@ export const checkBase58Size = (encoding: AccountEncoding, dataLength: number, s
   if (encoding !== "base58" && encoding !== "binary") return
   const length = slice === undefined ? dataLength : Math.max(0, Math.min(slice.length, dataLength - slice.offset))
   if (length > MAX_BASE58_BYTES) {
-    throw invalidParams(`Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`)
+    throw paramError(`Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`)
   }
 }
 

@@ -1,5 +1,5 @@
 import { decodeBase58 } from "../codec/base58.ts"
-import { invalidParams } from "./rpc-error.ts"
+import { invalidParams, paramError } from "./rpc-error.ts"
 import { isRecord } from "./params.ts"
 
 /** getProgramAccounts / programSubscribe filters: `memcmp` (base58 or base64 bytes) and `dataSize`. */
@@ -19,15 +19,15 @@ const readMemcmp = (value: unknown): AccountFilter => {
   if (encoding === undefined || encoding === null || encoding === "base58") decoded = decodeBase58(bytes)
   else if (encoding === "base64") decoded = /^[A-Za-z0-9+/]*={0,2}$/.test(bytes) ? new Uint8Array(Buffer.from(bytes, "base64")) : undefined
   else throw invalidParams(`unknown variant \`${String(encoding)}\`, expected \`base58\` or \`base64\``)
-  if (decoded === undefined) throw invalidParams(`Invalid param: invalid memcmp bytes for encoding ${String(encoding ?? "base58")}`)
-  if (decoded.length > MAX_MEMCMP_BYTES) throw invalidParams("Invalid param: memcmp bytes too large")
+  if (decoded === undefined) throw paramError(`Invalid param: invalid memcmp bytes for encoding ${String(encoding ?? "base58")}`)
+  if (decoded.length > MAX_MEMCMP_BYTES) throw paramError("Invalid param: memcmp bytes too large")
   return { kind: "memcmp", offset, bytes: decoded }
 }
 
 export const readFilters = (value: unknown): ReadonlyArray<AccountFilter> => {
   if (value === undefined || value === null) return []
   if (!Array.isArray(value)) throw invalidParams("invalid type: filters must be an array")
-  if (value.length > MAX_FILTERS) throw invalidParams(`Too many filters provided; max ${MAX_FILTERS}`)
+  if (value.length > MAX_FILTERS) throw paramError(`Too many filters provided; max ${MAX_FILTERS}`)
   return value.map((filter: unknown): AccountFilter => {
     if (!isRecord(filter)) throw invalidParams("invalid filter")
     if ("memcmp" in filter) return readMemcmp(filter["memcmp"])

@@ -7,7 +7,7 @@ import { checkBase58Size, encodeAccount, readDataSlice, readEncoding, type Accou
 import { contextSlot, mintDecimalsFrom, SOLANA_CORE_VERSION, withContext, type RpcEnvironment, type RpcMethod } from "./environment.ts"
 import { matchesFilters, readFilters } from "./filters.ts"
 import { isRecord, readAddress, readConfig, readContextConfig, readOptionalBoolean, requireParam, type Params } from "./params.ts"
-import { invalidParam, invalidParams } from "./rpc-error.ts"
+import { invalidParam, invalidParams, paramError } from "./rpc-error.ts"
 
 /**
  * Account reads. Approximation: account state is always the tip's (processed = confirmed), and
@@ -83,7 +83,7 @@ const readTokenAccountsFilter = (value: unknown): { readonly mint: Uint8Array | 
 const readMultipleAddresses = (params: Params): ReadonlyArray<string> => {
   const addresses = requireParam(params, 0, "an array of addresses")
   if (!Array.isArray(addresses)) throw invalidParams("invalid type: expected an array of addresses")
-  if (addresses.length > 100) throw invalidParams("Too many inputs provided; max 100")
+  if (addresses.length > 100) throw paramError("Too many inputs provided; max 100")
   return addresses.map(readAddress)
 }
 

@@ -5,7 +5,7 @@ import { LAMPORTS_PER_SIGNATURE, minimumBalanceForRentExemption } from "../progr
 import { decodeMessage } from "../runtime/message.ts"
 import { contextSlot, FEATURE_SET, SOLANA_CORE_VERSION, withContext, type RpcMethod } from "./environment.ts"
 import { readAddress, readConfig, readContextConfig, readOptionalInteger, requireParam } from "./params.ts"
-import { BLOCK_NOT_AVAILABLE, invalidParams, RpcError } from "./rpc-error.ts"
+import { BLOCK_NOT_AVAILABLE, invalidParams, paramError, RpcError } from "./rpc-error.ts"
 
 /** Cluster, slot, blockhash and fee methods. */
 const SLOTS_PER_EPOCH = 432_000
@@ -81,7 +81,7 @@ export const chainMethods: Record<string, RpcMethod> = {
     const addresses = params[0]
     if (addresses !== undefined && addresses !== null) {
       if (!Array.isArray(addresses)) throw invalidParams("invalid type: expected an array of addresses")
-      if (addresses.length > 128) throw invalidParams("Too many inputs provided; max 128")
+      if (addresses.length > 128) throw paramError("Too many inputs provided; max 128")
       addresses.forEach(readAddress)
     }
     return ledger.recentPrioritizationFees()

@@ -9,6 +9,7 @@ import { contextSlot, mintDecimalsFrom, withContext, type RpcEnvironment, type R
 import { isRecord, readAddress, readAmount, readCommitment, readConfig, readContextConfig, readOptionalBoolean, readOptionalInteger, readOptionalString, readSignature, requireParam } from "./params.ts"
 import {
   invalidParams,
+  paramError,
   RpcError,
   SEND_TRANSACTION_PREFLIGHT_FAILURE,
   TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
@@ -23,21 +24,21 @@ const MAX_SIGNATURE_STATUSES = 256
 const readWireTransaction = (value: unknown, encoding: unknown): Uint8Array => {
   if (typeof value !== "string") throw invalidParams("invalid type: expected an encoded transaction string")
   if (encoding === "base64") {
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(value)) throw invalidParams("invalid base64 encoding: InvalidByte")
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(value)) throw paramError("invalid base64 encoding: InvalidByte")
     return new Uint8Array(Buffer.from(value, "base64"))
   }
   if (encoding === undefined || encoding === null || encoding === "base58") {
     const bytes = decodeBase58(value)
-    if (bytes === undefined) throw invalidParams("invalid base58 encoding: InvalidCharacter")
+    if (bytes === undefined) throw paramError("invalid base58 encoding: InvalidCharacter")
     return bytes
   }
-  throw invalidParams(`unsupported encoding: ${String(encoding)}. Supported encodings: base58, base64`)
+  throw paramError(`unsupported encoding: ${String(encoding)}. Supported encodings: base58, base64`)
 }
 
 const decodeFailureError = (failure: DecodeFailure): RpcError =>
   failure.kind === "malformed"
-    ? invalidParams(`failed to deserialize solana_transaction::versioned::VersionedTransaction: ${failure.reason}`)
-    : invalidParams(`invalid transaction: ${transactionErrorText(failure.error)}`)
+    ? paramError(`failed to deserialize solana_transaction::versioned::VersionedTransaction: ${failure.reason}`)
+    : paramError(`invalid transaction: ${transactionErrorText(failure.error)}`)
 
 /** The `value` of simulateTransaction, also the `data` of a preflight failure. */
 const simulationJson = (result: ExecutionResult, extra: { readonly accounts: JsonValue; readonly replacementBlockhash: JsonValue }): JsonValue => ({
@@ -59,7 +60,7 @@ const simulationJson = (result: ExecutionResult, extra: { readonly accounts: Jso
 const readTransactionEncoding = (value: unknown): TransactionEncoding => {
   if (value === undefined || value === null || value === "json") return "json"
   if (value === "base64" || value === "base58") return value
-  if (value === "jsonParsed") throw invalidParams("jsonParsed transactions are not supported by the sandbox; use json or base64")
+  if (value === "jsonParsed") throw paramError("jsonParsed transactions are not supported by the sandbox; use json or base64")
   throw invalidParams(`unknown variant \`${String(value)}\`, expected one of \`binary\`, \`base64\`, \`base58\`, \`json\`, \`jsonParsed\``)
 }
 
@@ -116,7 +117,7 @@ export const transactionMethods: Record<string, RpcMethod> = {
     const wire = readWireTransaction(requireParam(params, 0, "an encoded transaction"), config["encoding"])
     const sigVerify = readOptionalBoolean(config["sigVerify"], "sigVerify") === true
     const replaceRecentBlockhash = readOptionalBoolean(config["replaceRecentBlockhash"], "replaceRecentBlockhash") === true
-    if (sigVerify && replaceRecentBlockhash) throw invalidParams("sigVerify may not be used with replaceRecentBlockhash")
+    if (sigVerify && replaceRecentBlockhash) throw paramError("sigVerify may not be used with replaceRecentBlockhash")
     const slot = contextSlot(environment, readContextConfig(config))
     const outcome = environment.processor.simulate(wire, { sigVerify, replaceRecentBlockhash })
     if (outcome.kind === "malformed" || outcome.kind === "sanitize") throw decodeFailureError(outcome)
@@ -131,7 +132,7 @@ export const transactionMethods: Record<string, RpcMethod> = {
     const signature = readSignature(requireParam(params, 0, "a signature"))
     const config = typeof params[1] === "string" ? { encoding: params[1] } : readConfig(params[1])
     const commitment = readCommitment(config["commitment"])
-    if (commitment === "processed") throw invalidParams("Method does not support commitment below `confirmed`")
+    if (commitment === "processed") throw paramError("Method does not support commitment below `confirmed`")
     const encoding = readTransactionEncoding(config["encoding"])
     const maxVersion = readOptionalInteger(config["maxSupportedTransactionVersion"], "maxSupportedTransactionVersion")
     const record = environment.ledger.transactions.get(signature)
@@ -148,10 +149,10 @@ export const transactionMethods: Record<string, RpcMethod> = {
     const address = readAddress(requireParam(params, 0, "an address"))
     const config = readConfig(params[1])
     const contextConfig = readContextConfig(config)
-    if (contextConfig.commitment === "processed") throw invalidParams("Method does not support commitment below `confirmed`")
+    if (contextConfig.commitment === "processed") throw paramError("Method does not support commitment below `confirmed`")
     const maxSlot = contextSlot(environment, contextConfig)
     const limit = readOptionalInteger(config["limit"], "limit") ?? MAX_SIGNATURES_FOR_ADDRESS
-    if (limit < 1 || limit > MAX_SIGNATURES_FOR_ADDRESS) throw invalidParams(`Invalid limit; max ${MAX_SIGNATURES_FOR_ADDRESS}`)
+    if (limit < 1 || limit > MAX_SIGNATURES_FOR_ADDRESS) throw paramError(`Invalid limit; max ${MAX_SIGNATURES_FOR_ADDRESS}`)
     const before = readOptionalString(config["before"], "before")
     const until = readOptionalString(config["until"], "until")
     const finalizedSlot = environment.ledger.clock.finalizedSlot
@@ -173,7 +174,7 @@ export const transactionMethods: Record<string, RpcMethod> = {
   getSignatureStatuses: (params, environment) => {
     const signatures = requireParam(params, 0, "an array of signatures")
     if (!Array.isArray(signatures)) throw invalidParams("invalid type: expected an array of signatures")
-    if (signatures.length > MAX_SIGNATURE_STATUSES) throw invalidParams(`Too many inputs provided; max ${MAX_SIGNATURE_STATUSES}`)
+    if (signatures.length > MAX_SIGNATURE_STATUSES) throw paramError(`Too many inputs provided; max ${MAX_SIGNATURE_STATUSES}`)
     const slot = environment.ledger.slot
     return withContext(slot, signatures.map((signature) => statusJson(environment, readSignature(signature), slot)))
   },

@@ -23,7 +23,11 @@ export const TRANSACTION_HISTORY_NOT_AVAILABLE = -32011
 export const UNSUPPORTED_TRANSACTION_VERSION = -32015
 export const MIN_CONTEXT_SLOT_NOT_REACHED = -32016
 
+/** Parameters that do not parse (missing, wrong type, unknown variant): `Invalid params: <detail>`. */
 export const invalidParams = (detail: string): RpcError => new RpcError(INVALID_PARAMS, `Invalid params: ${detail}`)
 
+/** Parameters that parse but that a method refuses: the node words these itself, without a prefix. */
+export const paramError = (message: string): RpcError => new RpcError(INVALID_PARAMS, message)
+
 /** Solana words rejections of a single parameter as `Invalid param: ...`. */
-export const invalidParam = (detail: string): RpcError => new RpcError(INVALID_PARAMS, `Invalid param: ${detail}`)
+export const invalidParam = (detail: string): RpcError => paramError(`Invalid param: ${detail}`)
