@@ -89,8 +89,9 @@ export const groupImplementationTag = <ApiId extends string, Name extends string
 
 /** Every group implementation an API needs before its routes can be served. */
 export type ApiGroupImplementations<Api> = Api extends HttpApi.HttpApi<infer Id, infer Groups, infer _E, infer _R>
-  ? GroupImplementation<Id, HttpApiGroup.HttpApiGroup.Name<Groups>>
+  ? GroupImplementationOf<Id, HttpApiGroup.HttpApiGroup.Name<Groups>>
   : never
+type GroupImplementationOf<Id extends string, Name> = Name extends string ? GroupImplementation<Id, Name> : never
 
 /**
  * Implements one group of an API: `build` takes the services the handlers need and returns the

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { NotReady } from "../../src/api/system/statusBody.ts"
 import { fetchJson } from "../support/httpFetch.ts"
@@ -6,7 +6,7 @@ import { gatewayClient, gatewayForTest, serverUrl } from "../support/httpTestSer
 import { liveStatus, ProjectionControl, startingStatus } from "../support/projectionTest.ts"
 
 describe("system endpoints", () => {
-  it.layer(gatewayForTest())((it) => {
+  layer(gatewayForTest(), { excludeTestServices: true })((it) => {
     it.effect("/health answers 200 {status: ok, version}", () =>
       Effect.gen(function*() {
         const client = yield* gatewayClient

@@ -17,7 +17,12 @@ export interface RawResponse {
 export const rawRequest = (
   port: number,
   request: string | Buffer,
-  options: { readonly timeoutMs?: number; readonly waitForClose?: boolean } = {}
+  options: {
+    readonly timeoutMs?: number
+    readonly waitForClose?: boolean
+    /** The response to a HEAD has a Content-Length but no body. */
+    readonly head?: boolean
+  } = {}
 ): Promise<RawResponse | undefined> =>
   new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1")
@@ -48,6 +53,7 @@ export const rawRequest = (
       }
       const length = headers["content-length"] === undefined ? undefined : Number(headers["content-length"])
       const body = received.subarray(end + 4)
+      if (options.head === true) return finish({ status, headers, body: "", closed })
       if (length !== undefined && body.length >= length && (closed || options.waitForClose !== true)) {
         return finish({ status, headers, body: body.subarray(0, length).toString("utf8"), closed })
       }

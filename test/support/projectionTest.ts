@@ -23,7 +23,7 @@ export const liveStatus = (slot: number, overrides: Partial<ProjectionStatus> = 
   chainSlot: slot + 1,
   lagSlots: 1,
   lagSeconds: 0.4,
-  checkpointSlot: slot - 100,
+  checkpointSlot: Math.max(0, slot - 100),
   reason: null,
   rpcUrl: "http://127.0.0.1:8899",
   wsUrl: "ws://127.0.0.1:8900",

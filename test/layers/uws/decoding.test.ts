@@ -1,5 +1,5 @@
 import { FetchHttpClient, HttpApiClient } from "@effect/platform"
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { NotFound } from "../../../src/api/errors.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
@@ -22,7 +22,7 @@ const expectBadRequest = (response: { status: number; body: any; headers: Header
 }
 
 describe("request decoding from the contract's schemas", () => {
-  it.layer(fixtureServer())((it) => {
+  layer(fixtureServer(), { excludeTestServices: true })((it) => {
     it.effect("path parameters: a valid address reaches the handler; invalid base58 is 400 INVALID_ADDRESS", () =>
       Effect.gen(function*() {
         const api = yield* client

@@ -113,7 +113,7 @@ export const FixtureApi = HttpApi.make("fixture")
 /** Counts interruptions of `/hang`, so a test can see a client abort reach the handler. */
 export class HangInterruptions extends Context.Tag("test/HangInterruptions")<HangInterruptions, Ref.Ref<number>>() {}
 
-export const BIG_FILLER_BYTES = 3 * 1024 * 1024
+export const BIG_FILLER_BYTES = 12 * 1024 * 1024
 
 const ItemsLive = implementGroup(
   FixtureApi,
