@@ -33,22 +33,22 @@ export const loadCheckpoint = (sql: SqlClient) =>
 
 /**
  * One row per address, the last one given winning: a multi-row `ON CONFLICT DO UPDATE` fails when
- * it would update the same row twice.
+ * it would update the same row twice. Across chunks the statements run in order, so last still wins.
  */
-const lastPerAddress = (accounts: ReadonlyArray<StoredAccount>): ReadonlyArray<StoredAccount> => {
+const lastPerAddress = (chunk: ReadonlyArray<StoredAccount>): ReadonlyArray<StoredAccount> => {
   const byAddress = new Map<string, StoredAccount>()
-  for (const account of accounts) byAddress.set(account.address, account)
-  return byAddress.size === accounts.length ? accounts : Array.from(byAddress.values())
+  for (const account of chunk) byAddress.set(account.address, account)
+  return byAddress.size === chunk.length ? chunk : Array.from(byAddress.values())
 }
+
+const accountRow = ({ address, owner, slot, data, vault }: StoredAccount) => ({ address, owner, slot, data, vault })
 
 const upsertAccounts = (sql: SqlClient, accounts: ReadonlyArray<StoredAccount>) =>
   Effect.forEach(
-    Arr.chunksOf(lastPerAddress(accounts), UPSERT_CHUNK_ROWS),
+    Arr.chunksOf(accounts, UPSERT_CHUNK_ROWS),
     (chunk) =>
       sql`
-        INSERT INTO chain_account ${
-        sql.insert(chunk.map(({ address, owner, slot, data, vault }) => ({ address, owner, slot, data, vault })))
-      }
+        INSERT INTO chain_account ${sql.insert(lastPerAddress(chunk).map(accountRow))}
         ON CONFLICT (address) DO UPDATE
         SET owner = EXCLUDED.owner, slot = EXCLUDED.slot, data = EXCLUDED.data, vault = EXCLUDED.vault`,
     { discard: true }
