@@ -29,7 +29,7 @@ export interface ChainOptions {
   readonly genesisUnixMs?: number
   /** Makes the genesis hash (and every blockhash) reproducible; defaults to a random run id. */
   readonly runId?: string
-  /** Landed transactions kept for getTransaction / getSignaturesForAddress (oldest forgotten first). */
+  /** Landed transactions kept for getTransaction / getSignaturesForAddress (default 250k, about 2 KB each; oldest forgotten first). */
   readonly transactionRetention?: number
 }
 
@@ -64,7 +64,7 @@ export class SandboxChain {
       genesisUnixMs: options.genesisUnixMs ?? Date.now() - finalityLagSlots * options.slotMs,
       slotMs: options.slotMs,
       finalityLagSlots,
-      transactionRetention: options.transactionRetention ?? 500_000
+      transactionRetention: options.transactionRetention ?? 250_000
     })
     this.processor = new TransactionProcessor(this.ledger, this.programs)
     this.faucet = deterministicKeypair(options.seed, "faucet")

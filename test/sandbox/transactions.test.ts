@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import {
   address,
+  getCompiledTransactionMessageEncoder,
   isSolanaError,
   signature as toSignature,
   SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM,
@@ -10,7 +11,9 @@ import {
   SOLANA_ERROR__TRANSACTION_ERROR__PROGRAM_ACCOUNT_NOT_FOUND
 } from "@solana/kit"
 import { deterministicKeypair } from "../../src/sandbox/crypto/keypair.ts"
+import { MEMO_PROGRAM_ID } from "../../src/sandbox/programs/ids.ts"
 import { memo, systemTransfer, tokenTransferChecked } from "../../src/sandbox/programs/instructions.ts"
+import { signTransaction } from "../../src/sandbox/runtime/compile.ts"
 import { decodeTokenAccount } from "../../src/sandbox/programs/token-layout.ts"
 import { buildWithKit, fundedKeypair, rpcCall, startTestSandbox, type TestSandbox } from "./support.ts"
 
@@ -216,6 +219,27 @@ describe("rejected transactions answer as a node does and change nothing", () =>
     expect(landed!.meta!.err).toEqual({ InstructionError: [1n, { Custom: 1n }] })
     const statuses = await rpc.getSignatureStatuses([toSignature(signature)]).send()
     expect(statuses.value[0]?.err).toEqual({ InstructionError: [1n, { Custom: 1n }] })
+  })
+
+  it("refuses a v0 transaction that loads an address lookup table (not supported)", async () => {
+    const { sandbox } = test
+    const payer = fundedKeypair(sandbox, "lookup-user")
+    const table = deterministicKeypair("test", "lookup-table").address
+    const messageBytes = new Uint8Array(
+      getCompiledTransactionMessageEncoder().encode({
+        version: 0,
+        header: { numSignerAccounts: 1, numReadonlySignerAccounts: 0, numReadonlyNonSignerAccounts: 1 },
+        staticAccounts: [address(payer.address), address(MEMO_PROGRAM_ID)],
+        lifetimeToken: sandbox.ledger.clock.blockhash(),
+        instructions: [{ programAddressIndex: 1, accountIndices: [2], data: new TextEncoder().encode("hi") }],
+        addressTableLookups: [{ lookupTableAddress: address(table), writableIndexes: [], readonlyIndexes: [0] }]
+      })
+    )
+    const wire = signTransaction({ messageBytes, signers: [payer.address] }, [payer])
+    const raw = await rpcCall(sandbox.rpcUrl, "sendTransaction", [Buffer.from(wire).toString("base64"), { encoding: "base64" }])
+    expect(raw.error?.code).toBe(-32002)
+    expect(raw.error?.data).toMatchObject({ err: "AddressLookupTableNotFound" })
+    expect(balanceOf(payer.address)).toBe(10_000_000_000n)
   })
 
   it("simulates with logs and units, honouring sigVerify and replaceRecentBlockhash", async () => {

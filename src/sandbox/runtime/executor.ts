@@ -55,20 +55,6 @@ export const executeMessage = (
   const overlay = new AccountOverlay(baseRead)
   const preBalances = keys.map((key) => overlay.read(key).lamports)
   const logs = new LogCollector()
-
-  const instructions: Instruction[] = message.instructions.map((compiled) => {
-    const programId = keys[compiled.programIndex]!
-    return {
-      programId,
-      accounts: compiled.accountIndexes.map((index) => ({
-        address: keys[index]!,
-        isSigner: isSignerIndex(message, index),
-        isWritable: isWritableIndex(message, index) && !isDemoted(keys[index]!, programs)
-      })),
-      data: compiled.data
-    }
-  })
-
   const finish = (
     err: TransactionError | null,
     landable: boolean,
@@ -100,6 +86,19 @@ export const executeMessage = (
 
   if (!options.ignoreBlockhash && !ledger.clock.isBlockhashValid(message.recentBlockhash)) return rejected("BlockhashNotFound")
   if (message.usesLookupTables) return rejected("AddressLookupTableNotFound")
+
+  const instructions: Instruction[] = message.instructions.map((compiled) => {
+    const programId = keys[compiled.programIndex]!
+    return {
+      programId,
+      accounts: compiled.accountIndexes.map((index) => ({
+        address: keys[index]!,
+        isSigner: isSignerIndex(message, index),
+        isWritable: isWritableIndex(message, index) && !isDemoted(keys[index]!, programs)
+      })),
+      data: compiled.data
+    }
+  })
 
   const budget = readComputeBudget(instructions, (programId) => programs.get(programId)?.kind === "builtin")
   if ("kind" in budget) {

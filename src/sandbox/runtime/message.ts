@@ -79,6 +79,7 @@ export const decodeMessage = (messageBytes: Uint8Array): DecodedMessage | Decode
     data: instruction.data === undefined ? EMPTY : new Uint8Array(instruction.data)
   }))
   const lookups = "addressTableLookups" in compiled ? (compiled.addressTableLookups ?? []) : []
+  const loadedFromTables = lookups.reduce((count, lookup) => count + lookup.writableIndexes.length + lookup.readonlyIndexes.length, 0)
   const message: DecodedMessage = {
     version: compiled.version,
     header,
@@ -87,7 +88,7 @@ export const decodeMessage = (messageBytes: Uint8Array): DecodedMessage | Decode
     instructions,
     usesLookupTables: lookups.length > 0
   }
-  const problem = sanitize(message)
+  const problem = sanitize(message, accountKeys.length + loadedFromTables)
   return problem === undefined ? message : { kind: "sanitize", error: problem }
 }
 
@@ -109,16 +110,17 @@ export const decodeTransaction = (wireBytes: Uint8Array): DecodedTransaction | D
   return { ...message, wireBytes, messageBytes, signatures, signature: encodeBase58(signatures[0]!) }
 }
 
-const sanitize = (message: DecodedMessage): TransactionErrorName | undefined => {
+/** `keyCount` counts the static keys and those a v0 message loads from lookup tables. */
+const sanitize = (message: DecodedMessage, keyCount: number): TransactionErrorName | undefined => {
   const { numRequiredSignatures, numReadonlySignedAccounts, numReadonlyUnsignedAccounts } = message.header
-  const keyCount = message.accountKeys.length
+  const staticCount = message.accountKeys.length
   if (numRequiredSignatures === 0) return "MissingSignatureForFee"
   if (numReadonlySignedAccounts >= numRequiredSignatures) return "SanitizeFailure"
-  if (numRequiredSignatures + numReadonlyUnsignedAccounts > keyCount) return "SanitizeFailure"
+  if (numRequiredSignatures + numReadonlyUnsignedAccounts > staticCount) return "SanitizeFailure"
   for (const instruction of message.instructions) {
     if (instruction.programIndex === 0 || instruction.programIndex >= keyCount) return "SanitizeFailure"
     for (const index of instruction.accountIndexes) if (index >= keyCount) return "SanitizeFailure"
   }
-  if (new Set(message.accountKeys).size !== keyCount) return "AccountLoadedTwice"
+  if (new Set(message.accountKeys).size !== staticCount) return "AccountLoadedTwice"
   return undefined
 }
