@@ -53,6 +53,14 @@ const eventRows = (tx: ProgramEvents) =>
         })
     }))
 
+/** Event rows per signature, built before any write, so an event that cannot be encoded writes nothing. */
+const eventRowsBySignature = (transactions: ReadonlyArray<ProgramEvents>) =>
+  Effect.map(
+    Effect.forEach(transactions, (tx) => Effect.map(eventRows(tx), (rows) => [tx.signature, rows] as const)),
+    (entries) => new Map(entries)
+  )
+
+/** Inserts the transactions not stored yet; returns the signatures it inserted. */
 const insertNewTransactions = (sql: SqlClient, transactions: ReadonlyArray<ProgramEvents>) =>
   Effect.reduce(Arr.chunksOf(transactions, INSERT_CHUNK_ROWS), new Set<string>(), (inserted, chunk) =>
     sql<{ signature: string }>`
@@ -68,17 +76,16 @@ const insertNewTransactions = (sql: SqlClient, transactions: ReadonlyArray<Progr
 /**
  * Records the transactions not stored yet, and the events of those only, in one transaction: a
  * signature already stored (by an earlier call, or a concurrent one) is skipped with its events.
- * Event rows are built first, so an event that cannot be encoded fails the call before it writes.
  */
 export const appendTransactions = (sql: SqlClient, transactions: ReadonlyArray<ProgramEvents>) =>
   Effect.gen(function*() {
     const unique = firstPerSignature(transactions)
     if (unique.length === 0) return
-    const eventsBySignature = new Map(yield* Effect.forEach(unique, (tx) => Effect.map(eventRows(tx), (rows) => [tx.signature, rows] as const)))
+    const eventsOf = yield* eventRowsBySignature(unique)
     yield* sql.withTransaction(
       Effect.gen(function*() {
         const inserted = yield* insertNewTransactions(sql, unique)
-        const rows = unique.flatMap((tx) => (inserted.has(tx.signature) ? eventsBySignature.get(tx.signature) ?? [] : []))
+        const rows = unique.flatMap((tx) => (inserted.has(tx.signature) ? eventsOf.get(tx.signature) ?? [] : []))
         yield* Effect.forEach(
           Arr.chunksOf(rows, INSERT_CHUNK_ROWS),
           (chunk) => sql`INSERT INTO program_event ${sql.insert(chunk)} ON CONFLICT (signature, event_index) DO NOTHING`,

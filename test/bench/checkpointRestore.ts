@@ -8,7 +8,9 @@
  */
 import { spawn } from "node:child_process"
 import { randomFillSync } from "node:crypto"
+import fs from "node:fs"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { isAddress } from "@solana/kit"
 import { Effect, Layer, Logger, LogLevel, Redacted, Stream } from "effect"
@@ -73,8 +75,25 @@ const withPeakRss = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 
 // ---- restore: a fresh process streams every account back ----
 
+/**
+ * CPU seconds the server process `pid` has used so far, when it runs on this machine (an embedded
+ * server); undefined otherwise. Linux counts them in ticks of 1/100 s.
+ */
+const serverCpuSeconds = (pid: number): number | undefined => {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return undefined
+  }
+}
+
 const restore = Effect.gen(function*() {
   const store = yield* ChainStore
+  // The pool has one connection (see runRestoreFromEnv), so the stream runs on this backend.
+  const sql = yield* SqlClient.SqlClient
+  const backend = (yield* sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`)[0]?.pid ?? -1
+  const serverCpuBefore = serverCpuSeconds(backend)
   const baselineRss = rssMb()
   const [{ result: [rows, bytes], seconds, cpuSeconds }, peakRss] = yield* withPeakRss(timed(
     // Touches every account, keeps none: the caller's decode and state are not measured here.
@@ -84,12 +103,16 @@ const restore = Effect.gen(function*() {
       return totals
     })
   ))
+  const serverCpuAfter = serverCpuSeconds(backend)
   return {
     restoredAccounts: rows,
     restoredBytes: bytes,
     restoreStreamSeconds: round(seconds),
     restoreRowsPerSecond: Math.round(rows / seconds),
     restoreCpuSeconds: round(cpuSeconds),
+    ...(serverCpuBefore !== undefined && serverCpuAfter !== undefined
+      ? { restoreServerCpuSeconds: round(serverCpuAfter - serverCpuBefore) }
+      : {}),
     restoreRssBaselineMb: Math.round(baselineRss),
     restoreRssPeakMb: Math.round(peakRss)
   }
@@ -99,7 +122,9 @@ const runRestoreFromEnv = () => {
   const url = process.env[RESTORE_URL_VARIABLE]
   if (url === undefined) throw new Error(`${RESTORE_URL_VARIABLE} is not set`)
   return Effect.runPromise(
-    restore.pipe(Effect.provide(ChainStoreLive.pipe(Layer.provide(PgClient.layer({ url: Redacted.make(url) })))))
+    restore.pipe(
+      Effect.provide(ChainStoreLive.pipe(Layer.provideMerge(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))))
+    )
   )
 }
 
