@@ -21,7 +21,7 @@ const makeChainStore = (sql: SqlClient.SqlClient): ChainStore["Type"] => ({
     saveCheckpoint(sql, checkpoint, changed, removed).pipe(
       Effect.mapError(
         storeFailure(
-          `save the checkpoint at slot ${checkpoint.slot} (${changed.length} changed, ${removed.length} removed accounts; nothing was written)`
+          `save the checkpoint at slot ${checkpoint.slot} (${changed.length} changed, ${removed.length} removed accounts)`
         )
       ),
       Effect.withSpan("ChainStore.saveCheckpoint", {
@@ -32,7 +32,7 @@ const makeChainStore = (sql: SqlClient.SqlClient): ChainStore["Type"] => ({
   appendTransactions: (transactions) =>
     appendTransactions(sql, transactions).pipe(
       Effect.catchTag("SqlError", (error) =>
-        Effect.fail(storeFailure(`append ${transactions.length} transactions to the event log (nothing was written)`)(error))),
+        Effect.fail(storeFailure(`append ${transactions.length} transactions to the event log`)(error))),
       Effect.withSpan("ChainStore.appendTransactions", { attributes: { transactions: transactions.length } })
     ),
 
