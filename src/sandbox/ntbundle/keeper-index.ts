@@ -15,7 +15,6 @@ import { DISCRIMINATOR, hasDiscriminator, referrerView, userBundleView } from ".
 export interface VaultWork {
   /** Position addresses in discovery order (fee charging walks it round robin). */
   readonly positions: Array<string>
-  readonly owners: Map<string, string>
   readonly pendingDeposits: Set<string>
   /** Position -> availability timestamp. */
   readonly pendingWithdrawals: Map<string, bigint>
@@ -28,7 +27,6 @@ export interface VaultWork {
 
 const emptyWork = (): VaultWork => ({
   positions: [],
-  owners: new Map(),
   pendingDeposits: new Set(),
   pendingWithdrawals: new Map(),
   referrers: new Map(),
@@ -60,12 +58,11 @@ export class KeeperIndex {
   }
 
   /** Registers a position whose vault is known (bulk genesis writes without notifications). */
-  addPosition(vault: string, owner: string, position: string): void {
+  addPosition(vault: string, position: string): void {
     const work = this.work.get(vault)
     if (work === undefined || this.vaultOfPosition.has(position)) return
     this.vaultOfPosition.set(position, vault)
     work.positions.push(position)
-    work.owners.set(position, owner)
   }
 
   private onEvent(event: LedgerEvent): void {
@@ -88,7 +85,7 @@ export class KeeperIndex {
       const candidates = mentioned?.filter((key) => this.work.has(key)) ?? Array.from(this.work.keys())
       vault = candidates.find((candidate) => findUserBundlePda(this.programId as Address, owner as Address, candidate as Address)[0] === address)
       if (vault === undefined) return
-      this.addPosition(vault, owner, address)
+      this.addPosition(vault, address)
     }
     const work = this.work.get(vault)!
     if (user.pendingDeposit > 0n) work.pendingDeposits.add(address)

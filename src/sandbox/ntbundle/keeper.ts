@@ -106,6 +106,10 @@ export class Keeper {
     return this.chain.ledger.getAccount(address)?.data
   }
 
+  private ownerOf(position: string): Address {
+    return userBundleView(this.read(position)!).owner as Address
+  }
+
   /** The referred position's ReferrerAccount, passed after the IDL accounts. */
   private referrerMeta(vault: string, position: Uint8Array): ReadonlyArray<AccountMeta> | undefined {
     if (isZeroKeyAt(position, USER_REFERRER_OFFSET)) return undefined
@@ -115,8 +119,7 @@ export class Keeper {
 
   private send(groups: ReadonlyArray<ReadonlyArray<BuiltInstruction>>, perTransaction = 1): BatchResult {
     const result = sendBatched((request) => this.chain.submit(request), this.options.keeper, groups.map((group) => group.map(fromKitInstruction)), {
-      maxGroupsPerTransaction: perTransaction,
-      blockhash: this.chain.ledger.clock.blockhash()
+      maxGroupsPerTransaction: perTransaction
     })
     this.stats.transactions += result.transactions
     this.stats.failures += result.failed
@@ -152,7 +155,7 @@ export class Keeper {
     }
     const groups = Array.from(work.pendingDeposits)
       .slice(0, this.options.maxDepositsPerRun)
-      .map((position) => [processDepositIx({ ...this.target(vault, this.referrerMeta(vault, this.read(position)!)), assetMint: mint as Address, owner: work.owners.get(position) as Address })])
+      .map((position) => [processDepositIx({ ...this.target(vault, this.referrerMeta(vault, this.read(position)!)), assetMint: mint as Address, owner: this.ownerOf(position) })])
     this.stats.deposits += this.send(groups, 4).landed
   }
 
@@ -164,7 +167,7 @@ export class Keeper {
       .filter(([, availableAt]) => availableAt <= now)
       .slice(0, this.options.maxPayoutsPerRun)
       .map(([position]) => {
-        const owner = work.owners.get(position) as Address
+        const owner = this.ownerOf(position)
         return [
           createAssociatedTokenAccountIdempotentIx({ payer, owner, mint: mint as Address }),
           processWithdrawalIx({ ...this.target(vault, this.referrerMeta(vault, this.read(position)!)), assetMint: mint as Address, owner, treasury })
@@ -192,7 +195,7 @@ export class Keeper {
       work.feeCursor = (work.feeCursor + 1) % work.positions.length
       const data = this.read(position)
       if (data === undefined || userBundleView(data).shares === 0n) continue
-      groups.push([applyFeesToUserIx({ ...this.target(vault, this.referrerMeta(vault, data)), owner: work.owners.get(position) as Address })])
+      groups.push([applyFeesToUserIx({ ...this.target(vault, this.referrerMeta(vault, data)), owner: this.ownerOf(position) })])
     }
     this.stats.feeCharges += this.send(groups, this.options.feesPerTransaction).landed
   }

@@ -31,8 +31,20 @@ export interface VaultAddresses {
   readonly assetTokenAccount: string
 }
 
-/** The PDAs of a vault under `programId` (memoised by `src/ntbundle/pdas`). */
+const vaultAddressCache = new Map<string, VaultAddresses>()
+
+/** The PDAs of a vault under `programId` (memoised: a sandbox holds a few dozen vaults). */
 export const vaultAddresses = (programId: string, bundle: string, mint: string): VaultAddresses => {
+  const key = `${programId}/${bundle}/${mint}`
+  let addresses = vaultAddressCache.get(key)
+  if (addresses === undefined) {
+    addresses = deriveVaultAddresses(programId, bundle, mint)
+    vaultAddressCache.set(key, addresses)
+  }
+  return addresses
+}
+
+const deriveVaultAddresses = (programId: string, bundle: string, mint: string): VaultAddresses => {
   const program = programId as Address
   const bundleAddress = bundle as Address
   const [pendingAuthority, pendingBump] = findPendingBundleAssetAuthorityPda(program, bundleAddress)

@@ -1,5 +1,4 @@
 import type { Keypair } from "../crypto/keypair.ts"
-import { compileLegacyMessage } from "../runtime/compile.ts"
 import { PACKET_DATA_SIZE } from "../runtime/message.ts"
 import type { Instruction } from "../runtime/program.ts"
 import type { SendOutcome } from "../runtime/processor.ts"
@@ -19,10 +18,23 @@ export interface BatchResult {
 export type Submit = (request: { readonly feePayer: Keypair; readonly instructions: ReadonlyArray<Instruction> }) => SendOutcome
 
 const SIGNATURE_BYTES = 64
+const shortVecLength = (value: number): number => (value < 0x80 ? 1 : value < 0x4000 ? 2 : 3)
 
-/** Wire size of a legacy transaction signed by its fee payer alone. */
-const wireSize = (feePayer: string, instructions: ReadonlyArray<Instruction>, blockhash: string): number =>
-  1 + SIGNATURE_BYTES + compileLegacyMessage(feePayer, instructions, blockhash).messageBytes.length
+/**
+ * Wire size of a legacy transaction signed by its fee payer alone, counted from the message
+ * layout (header, account keys, blockhash, compiled instructions) without compiling it.
+ */
+export const wireSize = (feePayer: string, instructions: ReadonlyArray<Instruction>): number => {
+  const keys = new Set<string>([feePayer])
+  let instructionBytes = 0
+  for (const instruction of instructions) {
+    keys.add(instruction.programId)
+    for (const meta of instruction.accounts) keys.add(meta.address)
+    instructionBytes += 1 + shortVecLength(instruction.accounts.length) + instruction.accounts.length + shortVecLength(instruction.data.length) + instruction.data.length
+  }
+  const message = 3 + shortVecLength(keys.size) + 32 * keys.size + 32 + shortVecLength(instructions.length) + instructionBytes
+  return 1 + SIGNATURE_BYTES + message
+}
 
 const describeFailure = (outcome: SendOutcome): string => {
   if (!("result" in outcome) || outcome.result === undefined) return outcome.kind
@@ -36,7 +48,7 @@ export const sendBatched = (
   submit: Submit,
   feePayer: Keypair,
   groups: ReadonlyArray<ReadonlyArray<Instruction>>,
-  options: { readonly maxGroupsPerTransaction: number; readonly blockhash: string }
+  options: { readonly maxGroupsPerTransaction: number }
 ): BatchResult => {
   let landed = 0
   let failed = 0
@@ -63,7 +75,7 @@ export const sendBatched = (
   let batch: Array<ReadonlyArray<Instruction>> = []
   for (const group of groups) {
     const candidate = [...batch, group]
-    if (batch.length > 0 && (candidate.length > options.maxGroupsPerTransaction || wireSize(feePayer.address, candidate.flat(), options.blockhash) > PACKET_DATA_SIZE)) {
+    if (batch.length > 0 && (candidate.length > options.maxGroupsPerTransaction || wireSize(feePayer.address, candidate.flat()) > PACKET_DATA_SIZE)) {
       flush(batch)
       batch = [group]
     } else batch = candidate

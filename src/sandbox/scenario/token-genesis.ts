@@ -1,4 +1,5 @@
-import { associatedTokenAddress } from "../programs/instructions.ts"
+import type { Address } from "@solana/kit"
+import { findAssociatedTokenAddress } from "../../ntbundle/pdas.ts"
 import { minimumBalanceForRentExemption, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../programs/ids.ts"
 import { encodeMint, encodeTokenAccount, MINT_SIZE, TOKEN_ACCOUNT_SIZE } from "../programs/token-layout.ts"
 import type { AccountState } from "../ledger/ledger.ts"
@@ -27,7 +28,7 @@ export class TokenGenesis {
   /** Credits `owner`'s ATA for `mint` (created if new, even with 0); returns the token account address. */
   credit(owner: string, mint: string, amount: bigint): string {
     if (!this.mints.has(mint)) throw new Error(`token genesis: unknown mint ${mint}`)
-    const address = associatedTokenAddress(owner, mint)
+    const [address] = findAssociatedTokenAddress(owner as Address, mint as Address)
     const entry = this.balances.get(address)
     if (entry === undefined) this.balances.set(address, { owner, mint, amount })
     else entry.amount += amount

@@ -1,0 +1,62 @@
+import type { VaultConfig } from "./vault-genesis.ts"
+
+/**
+ * Scenario knobs. Everything a scenario creates or does is drawn from a PRNG seeded with the
+ * chain's seed, so the same knobs give the same wallets, vaults, balances and activity.
+ */
+export interface ScenarioOptions {
+  /** Wallets that deposit and withdraw (role "user"). */
+  readonly users?: number
+  /** Wallets that register as referrers on some launched vaults (role "builder"). */
+  readonly builders?: number
+  /** User transactions per second of chain time once live (0: none; the keeper still runs). */
+  readonly activity?: number
+  /** Fraction of users who open a first position during setup (half of them attributed). */
+  readonly initialPositions?: number
+  /**
+   * Days of history: the chain's genesis is placed this far in the past and fast-forwarded at
+   * start, one `historyStepSeconds` slot at a time, with the keeper and activity running, so that
+   * daily history exists when the sandbox opens. Create the chain with `scenarioChainOptions`.
+   */
+  readonly historyDays?: number
+  readonly historyStepSeconds?: number
+  /** User transactions per simulated day of history. */
+  readonly historyActionsPerDay?: number
+  /** Keeper schedule: each vault is run every this many slots (of the live slot time). */
+  readonly keeperIntervalSlots?: number
+  /** Positions charged fees per keeper run and vault (round robin). */
+  readonly feePositionsPerRun?: number
+  /** Extra positions written directly at genesis (benchmarks), spread over the launched vaults. */
+  readonly bulkUsers?: number
+  /** Keeper charging fees across many positions every slot (benchmarks: ≥ 5,000 account updates/s). */
+  readonly firehose?: boolean
+  /** Registry vault ids to create (default: every vault of the registry on the main program layout). */
+  readonly vaultIds?: ReadonlyArray<number>
+  /** Adjusts a vault's generated configuration (tests: short cooldowns, caps, ...). */
+  readonly configureVault?: (config: VaultConfig, registryId: number) => VaultConfig
+}
+
+export type ResolvedScenarioOptions = Required<Omit<ScenarioOptions, "vaultIds" | "configureVault">> & Pick<ScenarioOptions, "vaultIds" | "configureVault">
+
+export const resolveScenarioOptions = (options: ScenarioOptions): ResolvedScenarioOptions => {
+  const users = options.users ?? 50
+  return {
+    users,
+    builders: options.builders ?? 5,
+    activity: options.activity ?? 1,
+    initialPositions: options.initialPositions ?? 0.5,
+    historyDays: options.historyDays ?? 0,
+    historyStepSeconds: options.historyStepSeconds ?? 3_600,
+    historyActionsPerDay: options.historyActionsPerDay ?? Math.max(24, users * 2),
+    keeperIntervalSlots: options.keeperIntervalSlots ?? 25,
+    feePositionsPerRun: options.feePositionsPerRun ?? (options.firehose === true ? 400 : 32),
+    bulkUsers: options.bulkUsers ?? 0,
+    firehose: options.firehose ?? false,
+    ...(options.vaultIds === undefined ? {} : { vaultIds: options.vaultIds }),
+    ...(options.configureVault === undefined ? {} : { configureVault: options.configureVault })
+  }
+}
+
+/** The chain options a scenario with `historyDays` needs: genesis that many days in the past. */
+export const scenarioChainOptions = (options: ScenarioOptions, nowMs: number = Date.now()): { readonly genesisUnixMs?: number } =>
+  (options.historyDays ?? 0) > 0 ? { genesisUnixMs: nowMs - Math.round((options.historyDays ?? 0) * 86_400_000) } : {}
