@@ -1,32 +1,40 @@
-import {
-  getCompiledTransactionMessageEncoder,
-  getTransactionEncoder,
-  type Address,
-  type Blockhash,
-  type SignatureBytes,
-  type TransactionMessageBytes
-} from "@solana/kit"
 import type { Keypair } from "../crypto/keypair.ts"
+import { addressToBytes } from "../crypto/keypair.ts"
 import type { Instruction } from "./program.ts"
 
 /**
  * Builds and signs legacy transactions for the sandbox's own actors (keeper, scenarios, faucet)
- * with keypairs they hold; the wire bytes then take the same path as a sendTransaction call.
- * Accounts are ordered as Solana requires: fee payer, other writable signers, read-only signers,
- * writable non-signers, read-only non-signers (first appearance order within each group).
+ * with keypairs they hold; the wire bytes then take the same path as a sendTransaction call
+ * (decoded there with kit's decoders, signatures verified). Accounts are ordered as Solana
+ * requires: fee payer, other writable signers, read-only signers, writable non-signers,
+ * read-only non-signers (first appearance order within each group). Encoded here rather than
+ * with kit's codecs, which convert every address through bigint base58 (the keeper and bulk
+ * activity send many transactions).
  */
 interface KeyFlags {
   isSigner: boolean
   isWritable: boolean
 }
 
-const messageEncoder = getCompiledTransactionMessageEncoder()
-const transactionEncoder = getTransactionEncoder()
-
 export interface CompiledLegacyMessage {
   readonly messageBytes: Uint8Array
   /** Required signers in signature order. */
   readonly signers: ReadonlyArray<string>
+}
+
+/** Solana's compact-u16 length prefix. */
+const shortVec = (value: number): number[] => {
+  const out: number[] = []
+  let rest = value
+  for (;;) {
+    const byte = rest & 0x7f
+    rest >>= 7
+    if (rest === 0) {
+      out.push(byte)
+      return out
+    }
+    out.push(byte | 0x80)
+  }
 }
 
 export const compileLegacyMessage = (
@@ -56,38 +64,39 @@ export const compileLegacyMessage = (
   const readonlyOthers = group(false, false)
   const staticAccounts = [...writableSigners, ...readonlySigners, ...writableOthers, ...readonlyOthers]
   const indexOf = new Map(staticAccounts.map((address, index) => [address, index]))
-  const bytes = messageEncoder.encode({
-    version: "legacy",
-    header: {
-      numSignerAccounts: writableSigners.length + readonlySigners.length,
-      numReadonlySignerAccounts: readonlySigners.length,
-      numReadonlyNonSignerAccounts: readonlyOthers.length
-    },
-    staticAccounts: staticAccounts as Address[],
-    lifetimeToken: recentBlockhash as Blockhash,
-    instructions: instructions.map((instruction) => ({
-      programAddressIndex: indexOf.get(instruction.programId)!,
-      accountIndices: instruction.accounts.map((meta) => indexOf.get(meta.address)!),
-      data: instruction.data
-    }))
-  })
-  return { messageBytes: new Uint8Array(bytes), signers: [...writableSigners, ...readonlySigners] }
+
+  const parts: Array<Uint8Array | number[]> = [
+    [writableSigners.length + readonlySigners.length, readonlySigners.length, readonlyOthers.length],
+    shortVec(staticAccounts.length),
+    ...staticAccounts.map(addressToBytes),
+    addressToBytes(recentBlockhash),
+    shortVec(instructions.length)
+  ]
+  for (const instruction of instructions) {
+    parts.push([indexOf.get(instruction.programId)!], shortVec(instruction.accounts.length))
+    parts.push(instruction.accounts.map((meta) => indexOf.get(meta.address)!))
+    parts.push(shortVec(instruction.data.length), instruction.data)
+  }
+  return { messageBytes: concat(parts), signers: [...writableSigners, ...readonlySigners] }
 }
 
 /** Signs with every keypair whose address is a required signer; throws if one is missing. */
 export const signTransaction = (message: CompiledLegacyMessage, keypairs: ReadonlyArray<Keypair>): Uint8Array => {
-  const { messageBytes } = message
   const byAddress = new Map(keypairs.map((keypair) => [keypair.address, keypair]))
-  const signatures: Record<string, SignatureBytes> = {}
-  for (const address of message.signers) {
+  const signatures = message.signers.map((address) => {
     const keypair = byAddress.get(address)
     if (keypair === undefined) throw new Error(`no keypair for required signer ${address}`)
-    signatures[address] = keypair.sign(messageBytes) as SignatureBytes
+    return keypair.sign(message.messageBytes)
+  })
+  return concat([shortVec(signatures.length), ...signatures, message.messageBytes])
+}
+
+const concat = (parts: ReadonlyArray<Uint8Array | ReadonlyArray<number>>): Uint8Array => {
+  const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0))
+  let offset = 0
+  for (const part of parts) {
+    out.set(part, offset)
+    offset += part.length
   }
-  return new Uint8Array(
-    transactionEncoder.encode({
-      messageBytes: messageBytes as unknown as TransactionMessageBytes,
-      signatures: signatures as Record<Address, SignatureBytes>
-    })
-  )
+  return out
 }
