@@ -1,5 +1,5 @@
 import { decodeBase58Bytes32 } from "../ntbundle/base58.ts"
-import { BoundedCache } from "../ntbundle/boundedCache.ts"
+import { GenerationalCache } from "./generationalCache.ts"
 
 /** What compiling needs to know about one account address: its 32 bytes and where it sorts. */
 export interface StaticAddress {
@@ -30,7 +30,7 @@ export class InvalidAddress extends Error {
   }
 }
 
-const cache = new BoundedCache<string, StaticAddress>(100_000)
+const cache = new GenerationalCache<string, StaticAddress>(100_000)
 
 /**
  * The cached bytes and sort key of an address (base58 decoding is the expensive part of compiling

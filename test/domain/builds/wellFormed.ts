@@ -3,7 +3,6 @@
 // there are no lookup tables and only the allowed programs appear. Recompiling `instructions[]`
 // with kit must give the very same bytes.
 import {
-  AccountRole,
   appendTransactionMessageInstructions,
   compileTransaction,
   createTransactionMessage,
@@ -12,8 +11,7 @@ import {
   setTransactionMessageFeePayer,
   setTransactionMessageLifetimeUsingBlockhash,
   type Address,
-  type Blockhash,
-  type Instruction
+  type Blockhash
 } from "@solana/kit"
 import { Either } from "effect"
 import { expect } from "vitest"
@@ -22,17 +20,9 @@ import type { BuiltInstruction } from "../../../src/ntbundle/ix/meta.ts"
 import { ASSOCIATED_TOKEN_PROGRAM_ID, COMPUTE_BUDGET_PROGRAM_ID, MEMO_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
 import { decodeTransactionBase64, type DecodedTransaction } from "../../../src/ntbundle/txDecode.ts"
 import { toLegacyWireInstruction, type LegacyWireInstruction } from "../../../src/tx/legacyInstruction.ts"
+import { fromLegacy } from "./legacyToKit.ts"
 
 const PUBLIC_NTBUNDLE_INSTRUCTIONS = ["initialize_bundle_depositor", "set_user_referrer", "request_deposit", "request_withdrawal"]
-
-export const fromLegacy = (instruction: LegacyWireInstruction): Instruction => ({
-  programAddress: instruction.programId as Address,
-  accounts: instruction.accounts.map((account) => ({
-    address: account.pubkey as Address,
-    role: ((account.isSigner ? 2 : 0) | (account.isWritable ? 1 : 0)) as AccountRole
-  })),
-  data: new Uint8Array(Buffer.from(instruction.dataBase64, "base64"))
-})
 
 const kitWire = (user: string, build: BuiltTransaction): string =>
   getBase64EncodedWireTransaction(
