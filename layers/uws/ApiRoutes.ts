@@ -16,7 +16,15 @@ import { serveRoute } from "./serveRoute.ts"
  */
 export const ApiRoutesLive = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, R>(
   api: HttpApi.HttpApi<Id, Groups, E, R>,
-  options: { readonly limits?: Partial<HttpLimits> } = {}
+  options: {
+    readonly limits?: Partial<HttpLimits>
+    /**
+     * A server span per request. Off by default: with Effect's built-in tracer a span costs more
+     * than the whole rest of a projection read (~15 µs against ~6 µs on the reference machine);
+     * turn it on together with a real tracer.
+     */
+    readonly traceRequests?: boolean
+  } = {}
 ): Layer.Layer<
   never,
   never,
@@ -31,7 +39,7 @@ export const ApiRoutesLive = <Id extends string, Groups extends HttpApiGroup.Htt
       const routes = yield* Effect.try(() => compileRoutes(api as unknown as HttpApi.HttpApi.Any, context, limits)).pipe(Effect.orDie)
       const methodsByPattern = new Map<string, Array<string>>()
       for (const route of routes) {
-        server.route(route.method, route.pattern, serveRoute(route, runtime, limits))
+        server.route(route.method, route.pattern, serveRoute(route, runtime, limits, options.traceRequests === true))
         const methods = methodsByPattern.get(route.pattern) ?? []
         methods.push(route.method)
         methodsByPattern.set(route.pattern, methods)

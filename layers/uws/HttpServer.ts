@@ -65,7 +65,7 @@ const notFound = (res: uws.HttpResponse, req: uws.HttpRequest): void => {
     }),
     requestId
   )
-  writeResponse(res, failure.status, [["content-type", JSON_CONTENT_TYPE], ["x-request-id", requestId]], failure.body)
+  writeResponse(res, failure.status, requestId, [["content-type", JSON_CONTENT_TYPE], ...failure.headers], failure.body)
 }
 
 const register = (app: uws.TemplatedApp, method: RouteMethod, pattern: string, handler: RouteHandler) => {

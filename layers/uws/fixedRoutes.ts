@@ -18,21 +18,11 @@ export const methodNotAllowed = (allow: ReadonlyArray<string>): RouteHandler => 
     }),
     requestId
   )
-  writeResponse(
-    res,
-    failure.status,
-    [["content-type", JSON_CONTENT_TYPE], ["x-request-id", requestId], ...failure.headers],
-    failure.body
-  )
+  writeResponse(res, failure.status, requestId, [["content-type", JSON_CONTENT_TYPE], ...failure.headers], failure.body)
 }
 
 /** A body computed once at start-up (large ones are streamed with backpressure). */
-export const fixedBody = (contentType: string, body: Buffer, cacheControl: string): RouteHandler => (res, req) => {
-  const requestId = requestIdFor(req.getHeader("x-request-id"))
-  writeResponse(
-    res,
-    200,
-    [["content-type", contentType], ["x-request-id", requestId], ["cache-control", cacheControl]],
-    body
-  )
+export const fixedBody = (contentType: string, body: Buffer, cacheControl: string): RouteHandler => {
+  const headers = [["content-type", contentType], ["cache-control", cacheControl]] as const
+  return (res, req) => writeResponse(res, 200, requestIdFor(req.getHeader("x-request-id")), headers, body)
 }

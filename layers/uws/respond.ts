@@ -43,26 +43,38 @@ export const JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 const STREAM_ABOVE_BYTES = 64 * 1024
 
 export interface WriteOptions {
+  /** Written after `headers` (e.g. headers middleware added for this request). */
+  readonly extraHeaders?: HeaderList
   /** Close the connection after this (small) response, e.g. when a request body was left unread. */
   readonly close?: boolean
   /** Called if the client goes away before a large body is fully written. */
   readonly onAborted?: () => void
 }
 
+const NO_OPTIONS: WriteOptions = {}
+
+const writeHeaders = (res: HttpResponse, headers: HeaderList): void => {
+  for (let i = 0; i < headers.length; i++) res.writeHeader(headers[i]![0], headers[i]![1])
+}
+
 /**
- * Writes a whole response. Call it corked: directly inside a uWS handler, or inside `res.cork`
- * after an asynchronous step. Large bodies respect backpressure: the rest is written as the socket
- * drains, and the response is abort-safe meanwhile.
+ * Writes a whole response with its `X-Request-Id`. Call it corked: directly inside a uWS handler, or
+ * inside `res.cork` after an asynchronous step. Large bodies respect backpressure: the rest is
+ * written as the socket drains, and the response is abort-safe meanwhile.
  */
 export const writeResponse = (
   res: HttpResponse,
   status: number,
+  requestId: string,
   headers: HeaderList,
   body: string | Buffer,
-  options: WriteOptions = {}
+  options: WriteOptions = NO_OPTIONS
 ): void => {
-  res.writeStatus(statusLine(status))
-  for (const [name, value] of headers) res.writeHeader(name, value)
+  // uWS writes "200 OK" itself when no status is written.
+  if (status !== 200) res.writeStatus(statusLine(status))
+  res.writeHeader("x-request-id", requestId)
+  writeHeaders(res, headers)
+  if (options.extraHeaders !== undefined) writeHeaders(res, options.extraHeaders)
   if (options.close === true) {
     res.end(body, true)
   } else if (body.length <= STREAM_ABOVE_BYTES) {

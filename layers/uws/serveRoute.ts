@@ -13,6 +13,7 @@ import { type HeaderList, JSON_CONTENT_TYPE, writeResponse } from "./respond.ts"
 import { runSyncOrFork } from "./runEffect.ts"
 
 type Headers = Array<readonly [string, string]>
+const NO_HEADERS: Headers = []
 
 /** A request whose answer comes after an asynchronous step: remembers whether the client left. */
 class Exchange {
@@ -50,7 +51,8 @@ const runMiddleware = (middleware: ReadonlyArray<MiddlewareRuntime>, request: Re
 export const serveRoute = (
   route: CompiledRoute,
   runtime: Runtime.Runtime<never>,
-  limits: HttpLimits
+  limits: HttpLimits,
+  traceRequests: boolean
 ): RouteHandler => {
   const logUnexpected = (requestId: string, cause: Cause.Cause<unknown>) =>
     Runtime.runFork(
@@ -62,34 +64,23 @@ export const serveRoute = (
 
   const writeFailure = (res: HttpResponse, requestId: string, failure: HttpFailure, extra: HeaderList, close = false) => {
     if (failure.unexpected !== undefined) logUnexpected(requestId, failure.unexpected)
-    writeResponse(
-      res,
-      failure.status,
-      [["content-type", JSON_CONTENT_TYPE], ["x-request-id", requestId], ...failure.headers, ...extra],
-      failure.body,
-      { close }
-    )
+    writeResponse(res, failure.status, requestId, [["content-type", JSON_CONTENT_TYPE], ...failure.headers], failure.body, {
+      close,
+      extraHeaders: extra
+    })
   }
 
   const reject = (res: HttpResponse, requestId: string, error: unknown, close = false) =>
     writeFailure(res, requestId, errorToHttp(route.errors, error, requestId), [], close)
+
+  const successHeaders: HeaderList = [["content-type", JSON_CONTENT_TYPE], ["cache-control", route.cacheControl]]
 
   const writeExit = (res: HttpResponse, requestId: string, exit: Exit.Exit<unknown, unknown>, extra: HeaderList) => {
     if (Exit.isSuccess(exit)) {
       const encoded = route.encodeSuccess(exit.value)
       if (Either.isRight(encoded)) {
         const { body, status } = encoded.right
-        writeResponse(
-          res,
-          status,
-          [
-            ["content-type", JSON_CONTENT_TYPE],
-            ["x-request-id", requestId],
-            ["cache-control", route.cacheControl],
-            ...extra
-          ],
-          body
-        )
+        writeResponse(res, status, requestId, successHeaders, body, extra.length === 0 ? undefined : { extraHeaders: extra })
         return
       }
       const defect = new ParseResult.ParseError({ issue: encoded.left })
@@ -115,15 +106,30 @@ export const serveRoute = (
     }
   }
 
+  const callHandler = (input: Record<string, unknown>): Effect.Effect<unknown, unknown> => {
+    try {
+      return route.handler(input) as Effect.Effect<unknown, unknown>
+    } catch (defect) {
+      return Effect.die(defect)
+    }
+  }
+
+  // Kept as lean as the route allows: a handler returning `Effect.succeed(...)` on a route without
+  // middleware or tracing runs without even a fiber.
   const program = (input: Record<string, unknown>, request: RequestInfo, extraHeaders: Headers) => {
-    const handle = Effect.suspend(() => route.handler(input))
     const guarded = route.middleware.length === 0
-      ? handle
-      : Effect.flatMap(runMiddleware(route.middleware, request, extraHeaders), (context) => Effect.provide(handle, context))
-    return Effect.withSpan(guarded as Effect.Effect<unknown, unknown>, route.name, {
-      kind: "server",
-      attributes: { "http.request.id": request.id }
-    })
+      ? callHandler(input)
+      : Effect.flatMap(
+        runMiddleware(route.middleware, request, extraHeaders),
+        (context) => Effect.provide(Effect.suspend(() => callHandler(input)), context)
+      )
+    return traceRequests
+      ? Effect.withSpan(guarded, route.name, {
+        kind: "server",
+        captureStackTrace: false,
+        attributes: { "http.request.id": request.id }
+      })
+      : guarded
   }
 
   const dispatch = (
@@ -132,7 +138,7 @@ export const serveRoute = (
     input: Record<string, unknown>,
     exchange: Exchange | undefined
   ) => {
-    const extraHeaders: Headers = []
+    const extraHeaders: Headers = route.middleware.length === 0 ? NO_HEADERS : []
     const outcome = runSyncOrFork(runtime, program(input, request, extraHeaders))
     if (Exit.isExit(outcome)) {
       if (exchange === undefined) writeExit(res, request.id, outcome, extraHeaders)
