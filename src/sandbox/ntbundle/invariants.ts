@@ -18,7 +18,14 @@ import { vaultAddresses } from "./support.ts"
  * counters (net deposits, referred net deposits) may legitimately go negative.
  * Returns the violations found (empty when the ledger is consistent).
  */
-export const checkInvariants = (ledger: Ledger, programId: string): Array<string> => {
+export const checkInvariants = (
+  ledger: Ledger,
+  programId: string,
+  options: {
+    /** Resolves a position's vault faster than deriving its PDA against every vault (bulk ledgers). */
+    readonly vaultOf?: (position: string) => string | undefined
+  } = {}
+): Array<string> => {
   const violations: Array<string> = []
   const owned = Array.from(ledger.accounts.ownedBy(programId))
   const vaults = owned.filter(([, record]) => hasDiscriminator(record.data, DISCRIMINATOR.Bundle)).map(([address]) => address)
@@ -28,7 +35,8 @@ export const checkInvariants = (ledger: Ledger, programId: string): Array<string
   const positionsByVault = new Map<string, Array<UserBundleView>>(vaults.map((vault) => [vault, []]))
   for (const [address, record] of positions) {
     const user = userBundleView(record.data)
-    const vault = vaults.find((candidate) => findUserBundlePda(programId as Address, user.owner as Address, candidate as Address)[0] === address)
+    const vault =
+      options.vaultOf?.(address) ?? vaults.find((candidate) => findUserBundlePda(programId as Address, user.owner as Address, candidate as Address)[0] === address)
     if (vault === undefined) violations.push(`user account ${address} belongs to no vault`)
     else positionsByVault.get(vault)!.push(user)
   }

@@ -57,6 +57,11 @@ export class KeeperIndex {
     return this.work.get(address)
   }
 
+  /** The vault a position belongs to, once the index has seen it. */
+  vaultOf(position: string): string | undefined {
+    return this.vaultOfPosition.get(position)
+  }
+
   /** Registers a position whose vault is known (bulk genesis writes without notifications). */
   addPosition(vault: string, position: string): void {
     const work = this.work.get(vault)

@@ -1,3 +1,4 @@
+import { tmpdir } from "node:os"
 import type { VaultConfig } from "./vault-genesis.ts"
 
 /**
@@ -28,6 +29,8 @@ export interface ScenarioOptions {
   readonly feePositionsPerRun?: number
   /** Extra positions written directly at genesis (benchmarks), spread over the launched vaults. */
   readonly bulkUsers?: number
+  /** Directory caching the bulk positions' addresses between runs (default: the OS temp directory); false: none. */
+  readonly bulkCacheDirectory?: string | false
   /** Keeper charging fees across many positions every slot (benchmarks: ≥ 5,000 account updates/s). */
   readonly firehose?: boolean
   /** Registry vault ids to create (default: every vault of the registry on the main program layout). */
@@ -36,7 +39,8 @@ export interface ScenarioOptions {
   readonly configureVault?: (config: VaultConfig, registryId: number) => VaultConfig
 }
 
-export type ResolvedScenarioOptions = Required<Omit<ScenarioOptions, "vaultIds" | "configureVault">> & Pick<ScenarioOptions, "vaultIds" | "configureVault">
+export type ResolvedScenarioOptions = Required<Omit<ScenarioOptions, "vaultIds" | "configureVault" | "bulkCacheDirectory">> &
+  Pick<ScenarioOptions, "vaultIds" | "configureVault"> & { readonly bulkCacheDirectory: string | undefined }
 
 export const resolveScenarioOptions = (options: ScenarioOptions): ResolvedScenarioOptions => {
   const users = options.users ?? 50
@@ -51,6 +55,7 @@ export const resolveScenarioOptions = (options: ScenarioOptions): ResolvedScenar
     keeperIntervalSlots: options.keeperIntervalSlots ?? 25,
     feePositionsPerRun: options.feePositionsPerRun ?? (options.firehose === true ? 400 : 32),
     bulkUsers: options.bulkUsers ?? 0,
+    bulkCacheDirectory: options.bulkCacheDirectory === false ? undefined : (options.bulkCacheDirectory ?? tmpdir()),
     firehose: options.firehose ?? false,
     ...(options.vaultIds === undefined ? {} : { vaultIds: options.vaultIds }),
     ...(options.configureVault === undefined ? {} : { configureVault: options.configureVault })

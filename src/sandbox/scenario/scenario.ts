@@ -61,7 +61,7 @@ export const installScenario = (chain: SandboxChain, scenarioOptions: ScenarioOp
   const buildersByVault = new Map<string, Array<Person>>()
   const activity = new Activity(chain, actions, genesis.people, random.fork("activity"), buildersByVault)
   runSetup({ chain, genesis, actions, activity, keeper: keeperBot, buildersByVault, initialPositions: options.initialPositions }, random.fork("setup"))
-  const bulk = options.bulkUsers > 0 ? writeBulkPositions(chain, { count: options.bulkUsers, vaults: genesis.vaults, buildersByVault, index }, random.fork("bulk")) : undefined
+  const bulk = options.bulkUsers > 0 ? writeBulkPositions(chain, { count: options.bulkUsers, vaults: genesis.vaults, buildersByVault, index, cacheDirectory: options.bulkCacheDirectory }, random.fork("bulk")) : undefined
 
   let inHistory = false
   const unhook = chain.scheduler.onSlot((slot) => {
