@@ -75,6 +75,7 @@ export const compileRoutes = (
   limits: HttpLimits
 ): ReadonlyArray<CompiledRoute> => {
   const routes: Array<CompiledRoute> = []
+  const seen = new Set<string>()
   const apiWithProps = api as unknown as HttpApi.HttpApi<string, HttpApiGroup.HttpApiGroup.AnyWithProps>
   HttpApi.reflect(apiWithProps, {
     onGroup: () => {},
@@ -84,6 +85,10 @@ export const compileRoutes = (
       const where = `endpoint ${id} (${method} ${endpoint.path})`
       if (!METHODS.has(method)) throw new Error(`${where}: method not supported`)
       if (/[*?]/.test(endpoint.path)) throw new Error(`${where}: wildcard and optional path segments are not supported`)
+      // uWS tells `/a/:x` and `/a/:y` apart by position only.
+      const shape = `${method} ${endpoint.path.replace(/:[^/]+/g, ":")}`
+      if (seen.has(shape)) throw new Error(`${where}: another endpoint has the same method and path`)
+      seen.add(shape)
       if (Option.isSome(endpoint.payloadSchema) && BODYLESS.has(method)) {
         throw new Error(`${where}: a ${method} has no body; declare query parameters with setUrlParams`)
       }

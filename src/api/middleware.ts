@@ -9,7 +9,9 @@ import type { RequestInfo } from "./handlers.ts"
  * the handler of every endpoint that has the middleware: it reads the request (headers, peer
  * address), may fail with one of the declared errors (mapped to HTTP like any other), may add
  * response headers (e.g. `X-RateLimit-*` on every keyed response), and provides its service to the
- * handler. Serving an API whose middleware has no implementation does not compile.
+ * handler. Serving an API whose middleware has no implementation does not compile. It runs per
+ * request, so it carries no span of its own (a span costs more than a projection read; the
+ * transport's per-request span, when enabled, covers it).
  */
 
 declare const MiddlewareImplementationId: unique symbol
@@ -71,8 +73,7 @@ export const implementMiddleware = <M extends MiddlewareTag, R = never>(
               ? Context.empty()
               : Context.make(middleware.provides, (pass as { readonly provides: unknown }).provides) as Context.Context<never>,
             headers: pass.headers ?? []
-          })),
-          Effect.withSpan(`middleware ${middleware.key}`)
+          }))
         )
     }))
   ) as Layer.Layer<MiddlewareImplementation<Context.Tag.Identifier<M>>, never, R>

@@ -65,6 +65,14 @@ describe("the transport refuses, at start-up, contracts it cannot serve faithful
     )
     expect(compile(getWithBody, Context.empty())).toThrow(/setUrlParams/)
 
+    const twice = HttpApi.make("guard").add(
+      HttpApiGroup.make("g")
+        .add(HttpApiEndpoint.get("one", "/t/:a").addSuccess(Body))
+        .add(HttpApiEndpoint.get("two", "/t/:b").addSuccess(Body))
+    )
+    const twiceLayer = implementGroup(twice, "g", Effect.succeed({ one: () => Effect.succeed({ a: "1" }), two: () => Effect.succeed({ a: "2" }) }))
+    expect(compile(twice, Effect.runSync(Layer.build(twiceLayer).pipe(Effect.scoped)))).toThrow(/same method and path/)
+
     const fine = HttpApi.make("guard").add(
       HttpApiGroup.make("g").add(HttpApiEndpoint.get("r", "/r").addSuccess(Body).addError(NotFoundResponse))
     )

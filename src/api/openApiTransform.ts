@@ -1,0 +1,46 @@
+/**
+ * `HttpApi.make` declares `HttpApiDecodeError` (400) on every API; this service decodes requests in
+ * its own transport and answers bad input with `BadRequest`, so the document drops that schema and
+ * any component only it used.
+ */
+export const withoutHttpApiDecodeError = (spec: Record<string, any>): Record<string, any> => {
+  const decodeErrorRef = "#/components/schemas/HttpApiDecodeError"
+  const prune = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(prune)
+    if (value === null || typeof value !== "object") return value
+    const out: Record<string, unknown> = {}
+    for (const [key, inner] of Object.entries(value)) out[key] = prune(inner)
+    if (Array.isArray(out.anyOf)) {
+      const anyOf = (out.anyOf as Array<any>).filter((member) => member?.$ref !== decodeErrorRef)
+      if (anyOf.length === 1) {
+        const { anyOf: _, ...rest } = out
+        return { ...rest, ...anyOf[0] }
+      }
+      out.anyOf = anyOf
+    }
+    return out
+  }
+  const pruned = prune(spec) as Record<string, any>
+  const schemas: Record<string, unknown> = { ...pruned.components?.schemas }
+  delete schemas.HttpApiDecodeError
+  // Keep the component schemas still reachable from the operations.
+  const reachable = new Set<string>()
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit)
+    if (value === null || typeof value !== "object") return
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === "$ref" && typeof inner === "string" && inner.startsWith("#/components/schemas/")) {
+        const name = inner.slice("#/components/schemas/".length)
+        if (!reachable.has(name)) {
+          reachable.add(name)
+          visit(schemas[name])
+        }
+      } else {
+        visit(inner)
+      }
+    }
+  }
+  visit(pruned.paths)
+  const kept = Object.fromEntries(Object.entries(schemas).filter(([name]) => reachable.has(name)))
+  return { ...pruned, components: { ...pruned.components, schemas: kept } }
+}
