@@ -1,9 +1,10 @@
 import { address } from "@solana/kit"
-import { Duration, Effect, Layer, Option, Ref, Schedule } from "effect"
+import { Duration, Effect, Layer, Option, Ref, Schedule, Stream } from "effect"
 import { BackfillStore, type BackfillState } from "../../services/BackfillStore.ts"
 import { ChainSource, ChainSourceError, type ProgramEvents } from "../../services/ChainSource.ts"
 import { ChainStore } from "../../services/ChainStore.ts"
 import { type BackfillProgress, HistoryBackfill } from "../../services/HistoryBackfill.ts"
+import { Projection } from "../../services/Projection.ts"
 import { makeRpc } from "./rpc.ts"
 import { fetchProgramTransaction, signaturesBefore } from "./transactions.ts"
 
@@ -27,9 +28,10 @@ const retrying = Schedule.exponential(Duration.millis(500)).pipe(Schedule.union(
 
 /**
  * On a first start, fetches the program's past transactions (newest to oldest, so whole recent days
- * complete first) into the event log with bounded concurrency. The event log is idempotent on
- * signature, so the overlap with live ingestion at the seam stores nothing twice. Progress is saved
- * after every chunk; a restart resumes below the oldest stored transaction.
+ * complete first) into the event log with bounded concurrency. It starts once the projection is
+ * live, so its newest transaction is at or past the live path's seam: the two overlap and no
+ * transaction falls between them, and the event log, idempotent on signature, stores the overlap
+ * once. Progress is saved after every chunk; a restart resumes below the oldest stored transaction.
  */
 export const HistoryBackfillLive = (options: HistoryBackfillOptions) =>
   Layer.scoped(
@@ -51,7 +53,11 @@ export const HistoryBackfillLive = (options: HistoryBackfillOptions) =>
           catch: (cause) => new ChainSourceError({ message: `getTransaction ${signature}: ${String(cause)}`, cause })
         }).pipe(Effect.retry(retrying))
 
+      const projection = yield* Projection
+      const firstLive = projection.statusChanges.pipe(Stream.filter((s) => s.status === "live"), Stream.take(1), Stream.runDrain)
+
       const run = Effect.gen(function*() {
+        yield* firstLive
         const saved = Option.getOrElse(yield* store.load, () => EMPTY)
         if (saved.finished) {
           yield* report({ state: "done", done: saved.doneCount, total: saved.totalCount, oldestBlockTime: saved.oldestBlockTime })

@@ -31,6 +31,7 @@ export class Ingest {
   #lastCheckpointAt = 0
   /** Whether state is whole: restored or snapshotted, and reconciled since the last interruption. */
   #caughtUp = false
+  #snapshotting = false
   #interruption: string | null = null
 
   constructor(
@@ -47,7 +48,10 @@ export class Ingest {
   handle(event: ChainEvent): Effect.Effect<void, never, ChainSource> {
     switch (event._tag) {
       case "AccountUpdated":
-        return this.#apply(event)
+        return Effect.suspend(() => {
+          if (this.#snapshotting === false) this.#repairs.noteNotification(event.address, event.slot)
+          return this.#apply(event)
+        })
       case "ProgramEvents":
         return Effect.sync(() => {
           this.#transactions.push(event)
@@ -72,19 +76,21 @@ export class Ingest {
         })
       case "SnapshotStarted":
         return Effect.suspend(() => {
+          this.#snapshotting = true
           this.#caughtUp = false
           return this.#publishStatus("catching_up")
         })
       case "SnapshotEnded":
         return Effect.suspend(() => {
+          this.#snapshotting = false
           const closed = [...this.state.accounts.keys()].filter((address) => !event.addresses.has(address))
           return Effect.forEach(closed, (address) => this.#apply({ _tag: "AccountUpdated", address, owner: "", slot: event.slot, data: new Uint8Array() }), { discard: true })
         })
       case "StreamInterrupted":
         return Effect.suspend(() => {
           this.#caughtUp = false
+          // Pending repairs are kept: their transactions were delivered and will not come again.
           this.#interruption = event.reason
-          this.#repairs.clear() // the next connection re-derives what it must repair from its backfill
           return this.#publishStatus()
         })
     }
