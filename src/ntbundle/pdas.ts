@@ -6,7 +6,7 @@ import {
   type ProgramDerivedAddressBump
 } from "@solana/kit"
 import { addressFromBytes, decodeBase58Bytes32 } from "./base58.ts"
-import { BoundedCache } from "./boundedCache.ts"
+import { GenerationalCache } from "../generationalCache.ts"
 import { isOnEd25519Curve } from "./ed25519.ts"
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./programs.ts"
 
@@ -19,7 +19,7 @@ const PDA_MARKER = new TextEncoder().encode("ProgramDerivedAddress")
 
 const addressEncoder = getAddressEncoder()
 
-const addressBytesCache = new BoundedCache<Address, Uint8Array>(50_000)
+const addressBytesCache = new GenerationalCache<Address, Uint8Array>(50_000)
 
 /** The 32 bytes of an address (memoised and shared: never mutate). Kit's encoder names a malformed one. */
 const addressBytes = (value: Address): Uint8Array =>
@@ -67,7 +67,7 @@ const SEED = {
   bundleCreator: utf8("BUNDLE_CREATOR")
 } as const
 
-const derivationCache = new BoundedCache<string, ProgramDerivedAddress>(50_000)
+const derivationCache = new GenerationalCache<string, ProgramDerivedAddress>(50_000)
 
 /** Memoised derivation keyed by the textual inputs, so a hit costs one string join and no hashing. */
 const derive = (

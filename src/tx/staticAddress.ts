@@ -1,5 +1,5 @@
 import { decodeBase58Bytes32 } from "../ntbundle/base58.ts"
-import { GenerationalCache } from "./generationalCache.ts"
+import { GenerationalCache } from "../generationalCache.ts"
 
 /** What compiling needs to know about one account address: its 32 bytes and where it sorts. */
 export interface StaticAddress {

@@ -5,7 +5,7 @@ import { Either } from "effect"
 import { decodeBase58Bytes32 } from "../../ntbundle/base58.ts"
 import { parseAmountRaw } from "../../ntbundle/builders/common.ts"
 import { isOnEd25519Curve } from "../../ntbundle/ed25519.ts"
-import { GenerationalCache } from "../../tx/generationalCache.ts"
+import { GenerationalCache } from "../../generationalCache.ts"
 import { malformed, type MalformedRequest } from "./errors.ts"
 
 export type Fields = Readonly<Record<string, unknown>>

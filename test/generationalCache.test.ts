@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { GenerationalCache } from "../../src/tx/generationalCache.ts"
+import { GenerationalCache } from "../src/generationalCache.ts"
 
 describe("GenerationalCache", () => {
   it("keeps recent and recently used entries, drops the rest, stays bounded", () => {
