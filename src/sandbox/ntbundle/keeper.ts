@@ -2,7 +2,6 @@ import { AccountRole, type AccountMeta, type Address } from "@solana/kit"
 import { findReferrerPda } from "../../ntbundle/pdas.ts"
 import { createAssociatedTokenAccountIdempotentIx } from "../../ntbundle/ix/associatedToken.ts"
 import {
-  applyFeesToUserIx,
   netPendingTransactionsIx,
   processDepositIx,
   processReferrerWithdrawalIx,
@@ -16,6 +15,7 @@ import type { Random } from "../crypto/random.ts"
 import { fromKitInstruction } from "./kit-instruction.ts"
 import type { KeeperIndex, VaultWork } from "./keeper-index.ts"
 import { bundleView, isZeroKeyAt, oracleView, tempDataView, USER_REFERRER_OFFSET, userBundleView } from "./layout.ts"
+import { applyFeesToPositionIx } from "./keeper-ix.ts"
 import { createOracleWalk, type OracleWalk } from "./oracle-walk.ts"
 import { vaultAddresses } from "./support.ts"
 import { sendBatched, type BatchResult } from "./tx-batch.ts"
@@ -57,6 +57,7 @@ export interface KeeperStats {
 export class Keeper {
   readonly stats: KeeperStats = { oracleUpdates: 0, nettings: 0, deposits: 0, withdrawals: 0, feeCharges: 0, claims: 0, transactions: 0, failures: 0, lastError: undefined }
   private readonly walks = new Map<string, OracleWalk>()
+  /** Chain time (ms) of each vault's next run. */
   private readonly nextRunAt = new Map<string, number>()
   private readonly programId: Address
 
@@ -65,20 +66,20 @@ export class Keeper {
     private readonly options: KeeperOptions
   ) {
     this.programId = chain.programId as Address
-    const now = chain.ledger.clock.blockTime()
+    const nowMs = chain.ledger.clock.unixMs()
     for (const vault of options.vaults) {
       const random = options.random.fork(`keeper/${vault}`)
       this.walks.set(vault, createOracleWalk(random))
-      this.nextRunAt.set(vault, now + Math.floor(random.nextFloat() * options.intervalSeconds))
+      this.nextRunAt.set(vault, nowMs + Math.floor(random.nextFloat() * options.intervalSeconds * 1000))
     }
   }
 
   /** Runs every vault whose time has come (registered as a per-slot task). */
   runDue(): void {
-    const now = this.chain.ledger.clock.blockTime()
+    const nowMs = this.chain.ledger.clock.unixMs()
     for (const vault of this.options.vaults) {
-      if (now < this.nextRunAt.get(vault)!) continue
-      this.nextRunAt.set(vault, now + this.options.intervalSeconds)
+      if (nowMs < this.nextRunAt.get(vault)!) continue
+      this.nextRunAt.set(vault, nowMs + this.options.intervalSeconds * 1000)
       this.runVault(vault)
     }
   }
@@ -91,7 +92,7 @@ export class Keeper {
     this.updateOracle(vault, mint)
     this.processDeposits(vault, mint, work)
     this.payOut(vault, mint, work)
-    this.chargeFees(vault, work)
+    this.chargeFees(vault, mint, work)
   }
 
   private get now(): bigint {
@@ -187,7 +188,7 @@ export class Keeper {
     this.stats.claims += this.send(claims, 2).landed
   }
 
-  private chargeFees(vault: string, work: VaultWork): void {
+  private chargeFees(vault: string, mint: string, work: VaultWork): void {
     const count = Math.min(this.options.feePositionsPerRun, work.positions.length)
     const groups: Array<ReadonlyArray<BuiltInstruction>> = []
     for (let step = 0; step < count; step++) {
@@ -195,7 +196,18 @@ export class Keeper {
       work.feeCursor = (work.feeCursor + 1) % work.positions.length
       const data = this.read(position)
       if (data === undefined || userBundleView(data).shares === 0n) continue
-      groups.push([applyFeesToUserIx({ ...this.target(vault, this.referrerMeta(vault, data)), owner: this.ownerOf(position) })])
+      const remaining = this.referrerMeta(vault, data)
+      groups.push([
+        applyFeesToPositionIx({
+          program: this.programId,
+          bundle: vault as Address,
+          assetMint: mint as Address,
+          keeper: this.options.keeper.address as Address,
+          owner: userBundleView(data).owner as Address,
+          position: position as Address,
+          ...(remaining === undefined ? {} : { remainingAccounts: remaining })
+        })
+      ])
     }
     this.stats.feeCharges += this.send(groups, this.options.feesPerTransaction).landed
   }

@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit"
-import { encodeEvent, type NtEvent } from "../../ntbundle/events.ts"
+import type { NtEvent } from "../../ntbundle/events.ts"
 import { vaultValuation, type VaultValuation } from "../../ntbundle/math.ts"
 import {
   findAssociatedTokenAddress,
@@ -13,6 +13,7 @@ import { systemCreateAccount, tokenTransfer } from "../programs/instructions.ts"
 import { decodeTokenAccount } from "../programs/token-layout.ts"
 import type { InvocationContext } from "../runtime/program.ts"
 import { anchorFail } from "./anchor-errors.ts"
+import { encodeEventFast } from "./event-writer.ts"
 import { addressBytes, type BundleView, type OracleView } from "./layout.ts"
 
 /** Cross-program calls (SPL Token transfers, System account creation), events and vault PDAs. */
@@ -81,7 +82,7 @@ export const createProgramAccount = (context: InvocationContext, payer: string, 
 }
 
 /** `emit!`: the event's discriminator and Borsh bytes as a `Program data:` line. */
-export const emit = (context: InvocationContext, event: NtEvent): void => context.emitData(encodeEvent(event))
+export const emit = (context: InvocationContext, event: NtEvent): void => context.emitData(encodeEventFast(event))
 
 /** Anchor's `Program log: Instruction: <Name>` line, from the IDL's snake_case name. */
 export const logInstruction = (context: InvocationContext, snakeName: string): void =>

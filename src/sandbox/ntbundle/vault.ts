@@ -4,7 +4,8 @@ import { resolveReferralRates, type ReferralRates, type ReferralTierSchedule } f
 import type { InvocationContext } from "../runtime/program.ts"
 import { BUNDLE, expectAddress, load, loadMut, ORACLE, REFERRER, TEMP_DATA, USER_BUNDLE } from "./accounts.ts"
 import { anchorFail, ensure } from "./anchor-errors.ts"
-import { isZeroKeyAt, readTiers, USER_REFERRER_OFFSET, type BundleView, type OracleView, type ReferrerView, type TempDataView, type UserBundleView } from "./layout.ts"
+import { isUserBundlePda } from "./position-pdas.ts"
+import { DISCRIMINATOR, hasDiscriminator, isZeroKeyAt, readTiers, USER_REFERRER_OFFSET, userBundleView, type BundleView, type OracleView, type ReferrerView, type TempDataView, type UserBundleView } from "./layout.ts"
 import { vaultAddresses, type VaultAddresses } from "./support.ts"
 
 /** Loading a vault's accounts with the seeds constraints every instruction applies to them. */
@@ -36,7 +37,9 @@ export const referrerAddress = (context: InvocationContext, bundle: string, refe
   findReferrerPda(context.programId as Address, bundle as Address, referrer as Address)[0]
 
 export const openUserBundle = (context: InvocationContext, vault: OpenVault, owner: string, passed: string, name = "user_bundle_account"): UserBundleView => {
-  expectAddress(name, passed, userBundleAddress(context, owner, vault.address))
+  const existing = context.account(passed).data
+  const storedOwner = hasDiscriminator(existing, DISCRIMINATOR.UserBundleAccount) && existing.length >= 440 ? userBundleView(existing).owner : undefined
+  if (!isUserBundlePda(context.programId, passed, owner, vault.address, storedOwner)) anchorFail("ConstraintSeeds", name)
   return loadMut(context, name, passed, USER_BUNDLE)
 }
 

@@ -6,6 +6,7 @@ import type { SandboxChain } from "../chain.ts"
 import type { Random } from "../crypto/random.ts"
 import type { AccountState } from "../ledger/ledger.ts"
 import type { KeeperIndex } from "../ntbundle/keeper-index.ts"
+import { rememberPosition } from "../ntbundle/position-pdas.ts"
 import { addressBytes, bundleView, referrerView, USER_BUNDLE_FIELDS } from "../ntbundle/layout.ts"
 import { vaultAddresses } from "../ntbundle/support.ts"
 import { minimumBalanceForRentExemption, TOKEN_PROGRAM_ID } from "../programs/ids.ts"
@@ -113,6 +114,7 @@ export const writeBulkPositions = (
       state.tokens.add(deposit)
       const address = encodeBase58Bytes32(addressArray.subarray(index * 32, index * 32 + 32))
       input.index.addPosition(state.vault.config.address, address)
+      rememberPosition(chain.programId, address, state.vault.config.address)
       yield [address, { owner: chain.programId, lamports, data: data.subarray(base, base + USER_BUNDLE_ACCOUNT_SIZE), executable: false }]
     }
   }

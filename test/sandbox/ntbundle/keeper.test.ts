@@ -1,4 +1,8 @@
+import { AccountRole, type Address } from "@solana/kit"
 import { describe, expect, it } from "vitest"
+import { applyFeesToUserIx } from "../../../src/ntbundle/ix/keeper.ts"
+import { findReferrerPda, findUserBundlePda } from "../../../src/ntbundle/pdas.ts"
+import { applyFeesToPositionIx } from "../../../src/sandbox/ntbundle/keeper-ix.ts"
 import { eventsFromLogs, type NtEvent } from "../../../src/ntbundle/events.ts"
 import { createRandom } from "../../../src/sandbox/crypto/random.ts"
 import type { TransactionRecord } from "../../../src/sandbox/ledger/transaction-store.ts"
@@ -115,5 +119,17 @@ describe("keeper lifecycle", () => {
     h.chain.step(2, 120_000)
     expect(keeper.stats.oracleUpdates).toBeGreaterThanOrEqual(3)
     expect(h.oracle().averageExternalEquity).not.toBe(before)
+  })
+})
+
+describe("applyFeesToPositionIx", () => {
+  it("builds the same instruction as src/ntbundle's applyFeesToUserIx", () => {
+    const h = makeHarness()
+    const alice = h.wallet("alice")
+    const builder = h.wallet("builder")
+    const remainingAccounts = [{ address: findReferrerPda(h.programId, h.vault, builder.address as Address)[0], role: AccountRole.WRITABLE }]
+    const common = { program: h.programId, bundle: h.vault, keeper: h.keeper.address as Address, owner: alice.address as Address, remainingAccounts }
+    const position = findUserBundlePda(h.programId, alice.address as Address, h.vault)[0]
+    expect(applyFeesToPositionIx({ ...common, assetMint: h.mint, position })).toEqual(applyFeesToUserIx(common))
   })
 })
