@@ -3,8 +3,9 @@ import net from "node:net"
 /**
  * A small HTTP/1.1 load client for benchmarks: keep-alive connections over raw sockets, a minimal
  * response parser (status line and Content-Length), and either closed-loop throughput (each
- * connection keeps `pipeline` requests in flight) or an open-loop fixed request rate with latency
- * measured from each request's scheduled send time (so a stalled server is not hidden).
+ * connection keeps `pipeline` requests in flight) or an open-loop fixed request rate: requests go
+ * out on schedule whatever the server does (so a stalled server is not hidden), sent in 1 ms
+ * batches, and latency runs from each request's write to its response.
  */
 
 export interface ThroughputResult {
@@ -25,7 +26,7 @@ export interface LatencyResult {
 
 interface Connection {
   readonly socket: net.Socket
-  /** Requests sent and not yet answered, by scheduled send time. */
+  /** When each request still waiting for its response was written. */
   readonly sentAt: Array<number>
   /** Responses that were not 200. */
   errors: number
@@ -123,7 +124,7 @@ export const measureThroughput = async (options: {
 const percentile = (sorted: Float64Array, p: number): number =>
   sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!
 
-/** Open loop: `ratePerSecond` requests spread over the connections, latency from scheduled time. */
+/** Open loop: `ratePerSecond` requests spread over the connections, latency from write to response. */
 export const measureLatency = async (options: {
   readonly port: number
   readonly path: string
@@ -156,9 +157,10 @@ export const measureLatency = async (options: {
   let sent = 0
   const tick = () => {
     const due = Math.min(total, Math.floor((performance.now() - started) / intervalMs) + 1)
+    const now = performance.now()
     for (; sent < due; sent++) {
       const connection = connections[sent % connections.length]!
-      connection.sentAt.push(started + sent * intervalMs)
+      connection.sentAt.push(now)
       connection.socket.write(request)
     }
     // A timer, not a busy loop: on a small machine a spinning client would steal the server's core.
