@@ -7,7 +7,10 @@ import { checkInvariants } from "../../../src/sandbox/ntbundle/invariants.ts"
 describe("firehose mode", () => {
   it("charges fees across bulk positions every slot, in keeper transactions", () => {
     const chain = createSandboxChain({ seed: 2, runId: "firehose-test" })
-    const scenario = installScenario(chain, { users: 8, builders: 3, activity: 0, vaultIds: [76, 60, 48, 65, 71], bulkUsers: 5_000, bulkCacheDirectory: false, firehose: true })
+    const scenario = installScenario(chain, { users: 8, builders: 3, activity: 0, vaultIds: [76, 60, 48, 65, 71], bulkUsers: 12_000, bulkCacheDirectory: false, firehose: true })
+    // A position charged again within the same second changes nothing (no fee, same timestamp) and
+    // so writes nothing: start 10 s later, with enough positions that each comes round every ~2 s.
+    chain.step(1, 10_000)
     let updates = 0
     chain.ledger.subscribe((event) => {
       if (event.kind === "accounts" && event.transaction !== undefined) updates += event.writes.length
