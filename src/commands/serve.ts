@@ -1,20 +1,25 @@
 import { Effect, Either, Layer } from "effect"
 import { DatabaseLive } from "../../layers/postgres/Database.ts"
-import { ProjectionStartingLive } from "../../layers/memory/ProjectionStarting.ts"
+import { ProjectionInBackground } from "../../layers/memory/ProjectionInBackground.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { DocsRoutesLive } from "../../layers/uws/DocsRoutes.ts"
 import { HttpListenerLive, HttpServerLive } from "../../layers/uws/HttpServer.ts"
 import { Api } from "../api/Api.ts"
 import { SystemHandlersLive } from "../api/system/SystemHandlers.ts"
 import { appConfig, describeConfigError } from "../config.ts"
+import { ingestConfig, sandboxConfig } from "../configIngest.ts"
 import { LoggingLive } from "../logging.ts"
 import { runMain } from "../runMain.ts"
 import { EXIT_USAGE, type Command } from "./Command.ts"
+import { IngestionLive } from "./ingestion.ts"
 
 const HELP = `usage: vault-gateway serve
 
 Runs the gateway. Configuration comes from the environment (see the README):
-  HOST, PORT, DATABASE_URL, RPC_URL, RPC_WS_URL, CLUSTER, DATA_DIR, LOG_LEVEL, LOG_FORMAT
+  HOST, PORT, DATABASE_URL, RPC_URL, RPC_WS_URL, CLUSTER, PROGRAM_ID, DATA_DIR, LOG_LEVEL,
+  LOG_FORMAT, CHECKPOINT_SECONDS, MAX_LAG_SLOTS, HISTORY_SINCE and, without RPC_URL, SANDBOX_SEED,
+  SANDBOX_USERS, SANDBOX_BUILDERS, SANDBOX_ACTIVITY, SANDBOX_HISTORY_DAYS, SANDBOX_SLOT_MS,
+  SANDBOX_RPC_PORT
 `
 
 export const serve: Command = {
@@ -27,17 +32,25 @@ export const serve: Command = {
       process.stderr.write(`vault-gateway serve: unexpected argument '${args[0]}'\n${HELP}`)
       return EXIT_USAGE
     }
-    const config = await Effect.runPromise(Effect.either(appConfig))
+    const config = await Effect.runPromise(
+      Effect.either(
+        Effect.flatMap(appConfig, (app) =>
+          Effect.map(Effect.all([ingestConfig(app.cluster), sandboxConfig]), ([ingest, sandbox]) => ({ app, ingest, sandbox }))
+        )
+      )
+    )
     if (Either.isLeft(config)) {
       process.stderr.write(`vault-gateway: ${describeConfigError(config.left)}\n`)
       return EXIT_USAGE
     }
-    const { host, port, databaseUrl, dataDir } = config.right
-    const handlers = SystemHandlersLive.pipe(Layer.provide(ProjectionStartingLive))
+    const { app: appSettings, ingest, sandbox } = config.right
+    const { host, port, databaseUrl, dataDir } = appSettings
+    const database = DatabaseLive({ url: databaseUrl, dataDir })
+    const projection = ProjectionInBackground(IngestionLive(appSettings, ingest, sandbox)).pipe(Layer.provide(database))
+    const handlers = SystemHandlersLive.pipe(Layer.provide(projection))
     const routes = Layer.mergeAll(ApiRoutesLive(Api), DocsRoutesLive(Api)).pipe(Layer.provide(handlers))
     // Listen only once every route is registered.
     const http = HttpListenerLive({ host, port }).pipe(Layer.provide(routes), Layer.provideMerge(HttpServerLive))
-    const app = http.pipe(Layer.provideMerge(DatabaseLive({ url: databaseUrl, dataDir })))
-    return runMain(Layer.launch(app).pipe(Effect.provide(LoggingLive(config.right))))
+    return runMain(Layer.launch(http).pipe(Effect.provide(LoggingLive(appSettings))))
   }
 }

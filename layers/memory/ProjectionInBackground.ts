@@ -1,0 +1,54 @@
+import { Context, Deferred, Effect, Layer, Option, Stream } from "effect"
+import { Projection } from "../../services/Projection.ts"
+import { ProjectionUnavailable } from "../../src/domain/errors.ts"
+import type { ProjectionStatus } from "../../src/domain/status.ts"
+
+const startingStatus = (reason: string): ProjectionStatus => ({
+  status: "starting",
+  asOf: null,
+  chainSlot: null,
+  lagSlots: null,
+  lagSeconds: null,
+  checkpointSlot: null,
+  reason,
+  rpcUrl: null,
+  wsUrl: null
+})
+
+/**
+ * Serves `Projection` at once while `ingestion` (chain connection, sandbox, restore) is still being
+ * built in the background, so the HTTP server listens immediately and answers 503 until the
+ * projection is live. `ingestion`'s resources close with this layer.
+ */
+export const ProjectionInBackground = <E, R>(ingestion: Layer.Layer<Projection, E, R>) =>
+  Layer.scoped(
+    Projection,
+    Effect.gen(function*() {
+      const ready = yield* Deferred.make<Projection["Type"]>()
+      let failure: string | null = null
+      const scope = yield* Effect.scope
+      yield* Effect.forkScoped(
+        Layer.buildWithScope(ingestion, scope).pipe(
+          Effect.flatMap((context) => Deferred.succeed(ready, Context.get(context, Projection))),
+          Effect.catchAllCause((cause) =>
+            Effect.zipRight(
+              Effect.sync(() => (failure = "the chain connection could not be set up; see the log")),
+              Effect.logError("starting ingestion failed", cause)
+            )
+          )
+        )
+      )
+      const whenReady = <A, E2>(use: (projection: Projection["Type"]) => Effect.Effect<A, E2>, otherwise: Effect.Effect<A, E2>) =>
+        Effect.flatMap(Deferred.poll(ready), Option.match({ onNone: () => otherwise, onSome: Effect.flatMap(use) }))
+      const status = Effect.suspend(() => Effect.succeed(startingStatus(failure ?? "connecting to the chain")))
+      const unavailable = Effect.fail(ProjectionUnavailable.because("starting"))
+      return {
+        status: whenReady((p) => p.status, status),
+        requireLive: whenReady((p) => p.requireLive, unavailable),
+        read: <A>(read: (state: Parameters<Parameters<Projection["Type"]["read"]>[0]>[0]) => A) =>
+          whenReady((p) => p.read(read), unavailable),
+        statusChanges: Stream.concat(Stream.fromEffect(status), Stream.unwrap(Effect.map(Deferred.await(ready), (p) => p.statusChanges))),
+        subscribe: Effect.flatMap(Deferred.await(ready), (p) => p.subscribe)
+      }
+    })
+  )

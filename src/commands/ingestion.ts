@@ -1,0 +1,57 @@
+import { Duration, Effect, Layer, Option } from "effect"
+import { ProjectionLive } from "../../layers/memory/ProjectionLive.ts"
+import { BackfillStoreLive } from "../../layers/postgres/BackfillStoreLive.ts"
+import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
+import { ChainSourceLive } from "../../layers/solana/ChainSourceLive.ts"
+import { HistoryBackfillLive } from "../../layers/solana/HistoryBackfillLive.ts"
+import type { AppConfig } from "../config.ts"
+import type { IngestConfig, SandboxConfig } from "../configIngest.ts"
+import { scenarioSandboxScoped } from "./sandboxChain.ts"
+
+/** Solana's convention: the PubSub endpoint is the RPC URL with a ws scheme, one port up when a port is given. */
+export const defaultWsUrl = (rpcUrl: string): string => {
+  const url = new URL(rpcUrl)
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:"
+  if (url.port !== "") url.port = String(Number(url.port) + 1)
+  return url.toString()
+}
+
+const endpoints = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConfig) =>
+  Option.match(config.rpcUrl, {
+    onSome: (rpcUrl) => Effect.succeed({ rpcUrl, wsUrl: Option.getOrElse(config.rpcWsUrl, () => defaultWsUrl(rpcUrl)) }),
+    onNone: () =>
+      Effect.gen(function*() {
+        yield* Effect.logInfo(
+          `starting the sandbox chain (seed ${sandbox.seed}, ${sandbox.users} users, ${sandbox.builders} builders, ${sandbox.historyDays} days of history)`
+        )
+        const began = Date.now()
+        const started = yield* scenarioSandboxScoped({
+          port: sandbox.rpcPort,
+          seed: sandbox.seed,
+          slotMs: sandbox.slotMs,
+          programId: ingest.programId,
+          users: sandbox.users,
+          builders: sandbox.builders,
+          activity: sandbox.activity,
+          historyDays: sandbox.historyDays,
+          historyStepSeconds: 4 * 3_600
+        })
+        yield* Effect.logInfo(`sandbox chain ready in ${Date.now() - began} ms: RPC ${started.rpcUrl}, PubSub ${started.wsUrl}`)
+        return started
+      })
+  })
+
+/** The chain connection, the projection over it, its PostgreSQL store and the history backfill. */
+export const IngestionLive = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConfig) =>
+  HistoryBackfillLive({ since: Option.getOrNull(ingest.historySince) }).pipe(
+    Layer.provideMerge(
+      ProjectionLive({ checkpointEvery: Duration.seconds(ingest.checkpointSeconds), maxLagSlots: ingest.maxLagSlots })
+    ),
+    Layer.provideMerge(BackfillStoreLive),
+    Layer.provideMerge(
+      Layer.unwrapScoped(
+        Effect.map(endpoints(config, ingest, sandbox), (urls) => ChainSourceLive({ ...urls, programId: ingest.programId }))
+      )
+    ),
+    Layer.provideMerge(ChainStoreLive)
+  )

@@ -1,0 +1,40 @@
+import { Effect, type Scope } from "effect"
+import { SandboxStartError } from "../sandbox/layer.ts"
+import { createSandboxChain, startSandbox } from "../sandbox/sandbox.ts"
+import { installScenario, type Scenario, scenarioChainOptions, type ScenarioSandboxOptions } from "../sandbox/scenario/index.ts"
+
+const HOUR_MS = 3_600_000
+
+const failed = (error: unknown) => new SandboxStartError({ message: error instanceof Error ? error.message : String(error) })
+
+/** A few simulated hours at a time, yielding between chunks: HTTP keeps answering, and a shutdown interrupts it. */
+const fastForward = (scenario: Scenario, now: number) =>
+  Effect.gen(function*() {
+    if (scenario.options.historyDays === 0) return
+    for (let until = now - scenario.options.historyDays * 24 * HOUR_MS; until < now; until += 6 * HOUR_MS) {
+      yield* Effect.try({ try: () => scenario.fastForward(until), catch: failed })
+      yield* Effect.sleep(0)
+    }
+    yield* Effect.try({ try: () => scenario.fastForward(), catch: failed })
+  })
+
+/**
+ * The scenario sandbox in this process, for `serve` without an RPC endpoint: genesis days in the
+ * past, history generated in the background, then JSON-RPC and PubSub on loopback until the scope
+ * closes.
+ */
+export const scenarioSandboxScoped = (
+  options: ScenarioSandboxOptions
+): Effect.Effect<{ readonly rpcUrl: string; readonly wsUrl: string }, SandboxStartError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const now = Date.now()
+    const chain = createSandboxChain({ ...options, ...scenarioChainOptions(options, now) })
+    const scenario = yield* Effect.try({ try: () => installScenario(chain, options), catch: failed })
+    yield* Effect.addFinalizer(() => Effect.sync(() => scenario.stop()))
+    yield* fastForward(scenario, now)
+    const handle = yield* Effect.acquireRelease(
+      Effect.tryPromise({ try: () => startSandbox({ ...options, chain }), catch: failed }),
+      (handle) => Effect.promise(() => handle.close())
+    )
+    return { rpcUrl: handle.rpcUrl, wsUrl: handle.wsUrl }
+  })
