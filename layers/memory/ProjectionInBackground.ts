@@ -1,6 +1,7 @@
-import { Context, Deferred, Effect, Layer, Option, Stream } from "effect"
+import { Context, Deferred, Effect, Either, Layer, Option, Stream } from "effect"
 import { Projection } from "../../services/Projection.ts"
 import { ProjectionUnavailable } from "../../src/domain/errors.ts"
+import type { ProjectionState } from "../../src/domain/projection/state.ts"
 import type { ProjectionStatus } from "../../src/domain/status.ts"
 
 const startingStatus = (reason: string): ProjectionStatus => ({
@@ -29,7 +30,10 @@ export const ProjectionInBackground = <E, R>(ingestion: Layer.Layer<Projection, 
       const scope = yield* Effect.scope
       yield* Effect.forkScoped(
         Layer.buildWithScope(ingestion, scope).pipe(
-          Effect.flatMap((context) => Deferred.succeed(ready, Context.get(context, Projection))),
+          Effect.flatMap((context) => {
+            built = Context.get(context, Projection)
+            return Deferred.succeed(ready, built)
+          }),
           Effect.catchAllCause((cause) =>
             Effect.zipRight(
               Effect.sync(() => (failure = "the chain connection could not be set up; see the log")),
@@ -42,11 +46,15 @@ export const ProjectionInBackground = <E, R>(ingestion: Layer.Layer<Projection, 
         Effect.flatMap(Deferred.poll(ready), Option.match({ onNone: () => otherwise, onSome: Effect.flatMap(use) }))
       const status = Effect.suspend(() => Effect.succeed(startingStatus(failure ?? "connecting to the chain")))
       const unavailable = Effect.fail(ProjectionUnavailable.because("starting"))
+      // Deferred.unsafePoll is not public; keep the built service in a variable for the sync paths.
+      let built: Projection["Type"] | null = null
       return {
         status: whenReady((p) => p.status, status),
         requireLive: whenReady((p) => p.requireLive, unavailable),
-        read: <A>(read: (state: Parameters<Parameters<Projection["Type"]["read"]>[0]>[0]) => A) =>
-          whenReady((p) => p.read(read), unavailable),
+        currentStatus: () => built?.currentStatus() ?? startingStatus(failure ?? "connecting to the chain"),
+        read: <A>(read: (state: ProjectionState) => A) => whenReady((p) => p.read(read), unavailable),
+        readSync: <A>(read: (state: ProjectionState) => A) =>
+          built === null ? Either.left(ProjectionUnavailable.because("starting")) : built.readSync(read),
         statusChanges: Stream.concat(Stream.fromEffect(status), Stream.unwrap(Effect.map(Deferred.await(ready), (p) => p.statusChanges))),
         subscribe: Effect.flatMap(Deferred.await(ready), (p) => p.subscribe)
       }

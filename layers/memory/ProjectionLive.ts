@@ -1,10 +1,11 @@
 import { address } from "@solana/kit"
-import { Duration, Effect, Fiber, Layer, Option, PubSub, Schedule, Stream, SubscriptionRef } from "effect"
+import { Duration, Effect, Either, Fiber, Layer, Option, PubSub, Schedule, Stream } from "effect"
 import { ChainSource } from "../../services/ChainSource.ts"
 import { ChainStore } from "../../services/ChainStore.ts"
 import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
 import { ProjectionUnavailable } from "../../src/domain/errors.ts"
 import { ProjectionState } from "../../src/domain/projection/state.ts"
+import { StatusCell } from "../../src/domain/statusCell.ts"
 import type { ProjectionPhase, ProjectionStatus } from "../../src/domain/status.ts"
 import { Ingest } from "./projection/ingest.ts"
 import { startPersistence } from "./projection/persistence.ts"
@@ -41,13 +42,12 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
     Effect.gen(function*() {
       const source = yield* ChainSource
       const store = yield* ChainStore
-      const status = yield* SubscriptionRef.make(initialStatus(source.rpcUrl, source.wsUrl))
+      const status = yield* StatusCell.make(initialStatus(source.rpcUrl, source.wsUrl))
       const changes = yield* PubSub.unbounded<ProjectionChangeBatch>()
       const state = new ProjectionState(address(source.programId))
       const persistence = yield* startPersistence
       const checkpointEveryMs = Duration.toMillis(Duration.decode(options.checkpointEvery ?? Duration.seconds(5)))
-      const setPhase = (phase: ProjectionPhase, reason: string) =>
-        SubscriptionRef.update(status, (s) => ({ ...s, status: phase, reason }))
+      const setPhase = (phase: ProjectionPhase, reason: string) => status.update((s) => ({ ...s, status: phase, reason }))
       let ingest: Ingest | null = null
 
       const run = Effect.gen(function*() {
@@ -101,13 +101,14 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
         })
       )
 
-      const requireLive = Effect.flatMap(SubscriptionRef.get(status), (s) =>
-        s.status === "live" ? Effect.void : Effect.fail(ProjectionUnavailable.because(s.status))
-      )
+      const readSync = <A>(read: (state: ProjectionState) => A): Either.Either<A, ProjectionUnavailable> =>
+        status.current.status === "live" ? Either.right(read(state)) : Either.left(ProjectionUnavailable.because(status.current.status))
       return {
-        status: SubscriptionRef.get(status),
-        requireLive,
-        read: <A>(read: (state: ProjectionState) => A) => Effect.map(requireLive, () => read(state)),
+        status: Effect.sync(() => status.current),
+        currentStatus: () => status.current,
+        requireLive: Effect.suspend(() => readSync(() => undefined)),
+        read: <A>(read: (state: ProjectionState) => A) => Effect.suspend(() => readSync(read)),
+        readSync,
         statusChanges: status.changes,
         subscribe: PubSub.subscribe(changes)
       }

@@ -1,8 +1,9 @@
-import { Context, Effect, Layer, PubSub, SubscriptionRef } from "effect"
+import { Context, Effect, Either, Layer, PubSub } from "effect"
 import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
 import { ProjectionUnavailable } from "../../src/domain/errors.ts"
 import { ProjectionState } from "../../src/domain/projection/state.ts"
 import { isLive, type ProjectionStatus } from "../../src/domain/status.ts"
+import { StatusCell } from "../../src/domain/statusCell.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 
 export const startingStatus: ProjectionStatus = {
@@ -48,20 +49,22 @@ export const ProjectionTest = (
 ): Layer.Layer<Projection | ProjectionControl> =>
   Layer.effectContext(
     Effect.gen(function*() {
-      const status = yield* SubscriptionRef.make(options.initial ?? startingStatus)
+      const status = yield* StatusCell.make(options.initial ?? startingStatus)
       const changes = yield* PubSub.unbounded<ProjectionChangeBatch>()
       const state = options.state ?? new ProjectionState(NTBUNDLE_PROGRAM_ID)
-      const whenLive = Effect.flatMap(SubscriptionRef.get(status), (current) =>
-        isLive(current) ? Effect.void : Effect.fail(ProjectionUnavailable.because(current.status)))
+      const readSync = <A>(read: (state: ProjectionState) => A): Either.Either<A, ProjectionUnavailable> =>
+        isLive(status.current) ? Either.right(read(state)) : Either.left(ProjectionUnavailable.because(status.current.status))
       const projection = Projection.of({
-        status: SubscriptionRef.get(status).pipe(Effect.withSpan("Projection.status")),
-        requireLive: whenLive.pipe(Effect.withSpan("Projection.requireLive")),
-        read: (read) => Effect.map(whenLive, () => read(state)).pipe(Effect.withSpan("Projection.read")),
+        status: Effect.sync(() => status.current),
+        currentStatus: () => status.current,
+        requireLive: Effect.suspend(() => readSync(() => undefined)),
+        read: (read) => Effect.suspend(() => readSync(read)),
+        readSync,
         statusChanges: status.changes,
         subscribe: PubSub.subscribe(changes).pipe(Effect.withSpan("Projection.subscribe"))
       })
       const control = ProjectionControl.of({
-        setStatus: (next) => SubscriptionRef.set(status, next),
+        setStatus: (next) => status.update(() => next),
         publish: (batch) => Effect.asVoid(PubSub.publish(changes, batch))
       })
       return Context.make(Projection, projection).pipe(Context.add(ProjectionControl, control))

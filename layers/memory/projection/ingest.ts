@@ -1,4 +1,4 @@
-import { Effect, PubSub, SubscriptionRef } from "effect"
+import { Effect, PubSub } from "effect"
 import type { AccountUpdated, ChainEvent, ProgramEvents } from "../../../services/ChainSource.ts"
 import { ChainSource } from "../../../services/ChainSource.ts"
 import type { StoredAccount } from "../../../services/ChainStore.ts"
@@ -6,7 +6,8 @@ import type { ProjectionChangeBatch } from "../../../services/Projection.ts"
 import type { AsOf } from "../../../src/domain/chainPosition.ts"
 import { RepairTracker } from "../../../src/domain/projection/repairs.ts"
 import type { ProjectionState } from "../../../src/domain/projection/state.ts"
-import type { ProjectionPhase, ProjectionStatus } from "../../../src/domain/status.ts"
+import type { ProjectionPhase } from "../../../src/domain/status.ts"
+import type { StatusCell } from "../../../src/domain/statusCell.ts"
 import type { PersistJob } from "./persistence.ts"
 
 export interface IngestOptions {
@@ -37,7 +38,7 @@ export class Ingest {
   constructor(
     readonly state: ProjectionState,
     private readonly options: IngestOptions,
-    private readonly status: SubscriptionRef.SubscriptionRef<ProjectionStatus>,
+    private readonly status: StatusCell,
     private readonly changes: PubSub.PubSub<ProjectionChangeBatch>,
     restored: { readonly slot: number; readonly lastSignature: string | null } | null
   ) {
@@ -178,7 +179,7 @@ export class Ingest {
   }
 
   #publishStatus(phase?: ProjectionPhase): Effect.Effect<void> {
-    return SubscriptionRef.update(this.status, (current) => {
+    return this.status.update((current) => {
       const asOf = this.state.asOf
       const lagSlots = asOf !== null && this.#chainSlot !== null ? Math.max(0, this.#chainSlot - 1 - asOf.slot) : null
       const lagSeconds = asOf?.blockTime != null ? Math.max(0, Math.round(Date.now() / 1000) - asOf.blockTime) : null

@@ -20,8 +20,9 @@ export const SystemHandlersLive = implementGroup(
       isLive(status) ? Effect.succeed(statusBody(status)) : Effect.fail(NotReady.of(toStatusBody(status)))
     return {
       health: () => Effect.succeed(health),
-      status: () => Effect.map(projection.status, statusBody),
-      ready: () => Effect.flatMap(projection.status, ready)
+      // Synchronous reads: the transport answers them without starting a fiber.
+      status: () => Effect.succeed(statusBody(projection.currentStatus())),
+      ready: () => ready(projection.currentStatus())
     }
   })
 )
