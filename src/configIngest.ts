@@ -1,4 +1,4 @@
-import { Config, Option } from "effect"
+import { Config, type Option } from "effect"
 import type { Cluster } from "./config.ts"
 
 const MAINNET_PROGRAM_ID = "BUNDDh4P5XviMm1f3gCvnq2qKx6TGosAGnoUK12e7cXU"
@@ -68,4 +68,3 @@ export const sandboxConfig: Config.Config<SandboxConfig> = Config.all({
   )
 })
 
-export const isSandbox = (rpcUrl: Option.Option<string>): boolean => Option.isNone(rpcUrl)
