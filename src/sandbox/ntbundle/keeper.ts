@@ -40,6 +40,8 @@ export interface KeeperOptions {
   readonly maxPayoutsPerRun: number
   /** apply_fees_to_user instructions packed per transaction (subject to the packet size). */
   readonly feesPerTransaction: number
+  /** Wall time the keeper may spend per slot; vaults still due when it is spent run at the next slot. */
+  readonly wallBudgetMs?: number
 }
 
 export interface KeeperStats {
@@ -60,6 +62,8 @@ export class Keeper {
   /** Chain time (ms) of each vault's next run. */
   private readonly nextRunAt = new Map<string, number>()
   private readonly programId: Address
+  private budgetEnabled = true
+  private rotation = 0
 
   constructor(
     private readonly chain: SandboxChain,
@@ -75,9 +79,20 @@ export class Keeper {
   }
 
   /** Runs every vault whose time has come (registered as a per-slot task). */
+  /** Turns the per-slot wall budget on or off (off while fast-forwarding history, where slots are not wall time). */
+  setWallBudget(enabled: boolean): void {
+    this.budgetEnabled = enabled
+  }
+
   runDue(): void {
     const nowMs = this.chain.ledger.clock.unixMs()
-    for (const vault of this.options.vaults) {
+    const started = performance.now()
+    const budget = this.budgetEnabled ? (this.options.wallBudgetMs ?? Number.POSITIVE_INFINITY) : Number.POSITIVE_INFINITY
+    // Start where the last slot stopped, so an exhausted budget does not always starve the same vaults.
+    const order = this.options.vaults.map((_, index) => this.options.vaults[(index + this.rotation) % this.options.vaults.length]!)
+    this.rotation = (this.rotation + 1) % Math.max(1, this.options.vaults.length)
+    for (const vault of order) {
+      if (performance.now() - started > budget) return
       if (nowMs < this.nextRunAt.get(vault)!) continue
       this.nextRunAt.set(vault, nowMs + this.options.intervalSeconds * 1000)
       this.runVault(vault)

@@ -25,7 +25,7 @@ export interface ScenarioOptions {
   readonly historyActionsPerDay?: number
   /** Keeper schedule: each vault is run every this many slots (of the live slot time). */
   readonly keeperIntervalSlots?: number
-  /** Positions charged fees per keeper run and vault (round robin). */
+  /** Positions charged fees per keeper run and vault (round robin); in firehose mode derived from the target rate. */
   readonly feePositionsPerRun?: number
   /** Extra positions written directly at genesis (benchmarks), spread over the launched vaults. */
   readonly bulkUsers?: number
@@ -33,14 +33,16 @@ export interface ScenarioOptions {
   readonly bulkCacheDirectory?: string | false
   /** Keeper charging fees across many positions every slot (benchmarks: ≥ 5,000 account updates/s). */
   readonly firehose?: boolean
+  /** The firehose's target, in account updates per second (default 6,000). */
+  readonly firehoseUpdatesPerSecond?: number
   /** Registry vault ids to create (default: every vault of the registry on the main program layout). */
   readonly vaultIds?: ReadonlyArray<number>
   /** Adjusts a vault's generated configuration (tests: short cooldowns, caps, ...). */
   readonly configureVault?: (config: VaultConfig, registryId: number) => VaultConfig
 }
 
-export type ResolvedScenarioOptions = Required<Omit<ScenarioOptions, "vaultIds" | "configureVault" | "bulkCacheDirectory">> &
-  Pick<ScenarioOptions, "vaultIds" | "configureVault"> & { readonly bulkCacheDirectory: string | undefined }
+export type ResolvedScenarioOptions = Required<Omit<ScenarioOptions, "vaultIds" | "configureVault" | "bulkCacheDirectory" | "feePositionsPerRun">> &
+  Pick<ScenarioOptions, "vaultIds" | "configureVault" | "feePositionsPerRun"> & { readonly bulkCacheDirectory: string | undefined }
 
 export const resolveScenarioOptions = (options: ScenarioOptions): ResolvedScenarioOptions => {
   const users = options.users ?? 50
@@ -53,7 +55,8 @@ export const resolveScenarioOptions = (options: ScenarioOptions): ResolvedScenar
     historyStepSeconds: options.historyStepSeconds ?? 3_600,
     historyActionsPerDay: options.historyActionsPerDay ?? Math.max(24, users * 2),
     keeperIntervalSlots: options.keeperIntervalSlots ?? 25,
-    feePositionsPerRun: options.feePositionsPerRun ?? (options.firehose === true ? 400 : 32),
+    ...(options.feePositionsPerRun === undefined ? {} : { feePositionsPerRun: options.feePositionsPerRun }),
+    firehoseUpdatesPerSecond: options.firehoseUpdatesPerSecond ?? 6_000,
     bulkUsers: options.bulkUsers ?? 0,
     bulkCacheDirectory: options.bulkCacheDirectory === false ? undefined : (options.bulkCacheDirectory ?? tmpdir()),
     firehose: options.firehose ?? false,

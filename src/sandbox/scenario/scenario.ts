@@ -46,13 +46,19 @@ export const installScenario = (chain: SandboxChain, scenarioOptions: ScenarioOp
   const vaultAddresses = genesis.vaults.map((vault) => vault.config.address)
   const index = new KeeperIndex(chain.ledger, chain.programId, vaultAddresses)
   const slotSeconds = chain.slotMs / 1000
+  // Each fee charge writes about 1.2 accounts (the position, sometimes its builder, the vault once per
+  // transaction); bulk positions, the bulk of the work, sit on the launched vaults.
+  const chargedVaults = Math.max(1, genesis.vaults.filter((vault) => vault.launched).length)
+  const firehoseCharges = Math.ceil((options.firehoseUpdatesPerSecond * slotSeconds) / (1.2 * chargedVaults))
   const keeperBot = new Keeper(chain, {
     keeper: genesis.keeper,
     vaults: vaultAddresses,
     index,
     random: random.fork("keeper"),
     intervalSeconds: options.firehose ? slotSeconds : options.keeperIntervalSlots * slotSeconds,
-    feePositionsPerRun: options.feePositionsPerRun,
+    feePositionsPerRun: options.feePositionsPerRun ?? (options.firehose ? firehoseCharges : 32),
+    // Live, a slot's keeper work must fit in the slot, or the clock falls behind; vaults left over run next slot.
+    ...(options.firehose ? { wallBudgetMs: chain.slotMs * 0.8 } : {}),
     maxDepositsPerRun: 256,
     maxPayoutsPerRun: 64,
     feesPerTransaction: 8
@@ -73,12 +79,14 @@ export const installScenario = (chain: SandboxChain, scenarioOptions: ScenarioOp
   const fastForward = (untilMs: number = Date.now()): void => {
     const stepMs = options.historyStepSeconds * 1000
     inHistory = true
+    keeperBot.setWallBudget(false)
     try {
       while (chain.ledger.clock.unixMs() + stepMs <= untilMs) chain.step(1, stepMs)
       const rest = untilMs - chain.ledger.clock.unixMs()
       if (rest > 0) chain.step(1, rest)
     } finally {
       inHistory = false
+      keeperBot.setWallBudget(true)
     }
   }
 
