@@ -3,6 +3,7 @@ import {
   appendTransactionMessageInstructions,
   createKeyPairSignerFromBytes,
   createSolanaRpc,
+  createSolanaRpcSubscriptions,
   createTransactionMessage,
   getBase58Encoder,
   getBase64EncodedWireTransaction,
@@ -25,7 +26,14 @@ import { eventsFromLogs } from "../../../src/ntbundle/events.ts"
 import { setUserReferrerIx } from "../../../src/ntbundle/ix/user.ts"
 import { findUserBundlePda } from "../../../src/ntbundle/pdas.ts"
 import { checkInvariants } from "../../../src/sandbox/ntbundle/invariants.ts"
+import type { TransactionRecord } from "../../../src/sandbox/ledger/transaction-store.ts"
 import { startScenarioSandbox, type ScenarioSandbox } from "../../../src/sandbox/scenario/start.ts"
+import { collect, sleep } from "../support.ts"
+
+const until = async (condition: () => boolean, ms = 5_000): Promise<void> => {
+  const deadline = Date.now() + ms
+  while (!condition() && Date.now() < deadline) await sleep(10)
+}
 
 // The acceptance path with kit clients over real sockets: a deposit built with src/ntbundle's
 // builders, signed as a scenario wallet from sandbox_wallets, sent with sendTransaction; the keeper
@@ -164,6 +172,51 @@ describe("a scenario wallet deposits through the sandbox with kit", () => {
       for (const entry of list) {
         expect(Either.getOrThrow(decodeUserBundleAccount(new Uint8Array(Buffer.from(entry.account.data[0], "base64")))).referrer).toBe(builder.keypair.address)
       }
+    }
+  })
+})
+
+describe("subscriptions during a keeper step", () => {
+  it("programSubscribe and logsSubscribe deliver every change and every event of the step, with its slot", async () => {
+    const programId = address(running.scenario.chain.programId)
+    const subscriptions = createSolanaRpcSubscriptions(running.handle.wsUrl)
+    const abort = new AbortController()
+    try {
+      const changes = collect(await subscriptions.programNotifications(programId, { commitment: "confirmed", encoding: "base64" }).subscribe({ abortSignal: abort.signal }))
+      const logs = collect(await subscriptions.logsNotifications({ mentions: [programId] }, { commitment: "confirmed" }).subscribe({ abortSignal: abort.signal }))
+      const user = running.scenario.people.users.find((candidate) => candidate.vaults.some((vault) => vault.config.address === AUTOPILOT)) ?? running.scenario.people.users[0]!
+      const vault = running.scenario.actions.vault(AUTOPILOT)!
+      const requested = running.scenario.actions.deposit(user.keypair, vault, 50_000_000n)
+      expect(requested?.kind).toBe("landed")
+
+      const landed: Array<TransactionRecord> = []
+      const stop = running.handle.ledger.subscribe((event) => {
+        if (event.kind === "accounts" && event.transaction !== undefined) landed.push(event.transaction)
+      })
+      const expectedWrites: Array<string> = []
+      const stopWrites = running.handle.ledger.subscribe((event) => {
+        if (event.kind !== "accounts" || event.transaction === undefined) return
+        for (const write of event.writes) if (write.record.owner === programId) expectedWrites.push(`${write.address}@${event.slot}:${Buffer.from(write.record.data).toString("base64")}`)
+      })
+      await sandboxCall("sandbox_step", [{ slots: 2 }])
+      stop()
+      stopWrites()
+      running.handle.flushNotifications()
+
+      const keeperSteps = landed.filter((record) => record.accountKeys[0] === running.scenario.keeper.address)
+      const keeperEvents = keeperSteps.flatMap((record) => eventsFromLogs(record.logs, programId).map(({ event }) => event.name))
+      expect(keeperEvents).toEqual(expect.arrayContaining(["OracleUpdated", "NettingCompleted", "Allocated"]))
+      const received = () => changes.items.map((item) => `${item.value.pubkey}@${item.context.slot}:${item.value.account.data[0]}`)
+      const signatures = () => new Set(logs.items.map((item) => item.value.signature as string))
+      await until(() => expectedWrites.every((write) => received().includes(write)) && landed.every((record) => signatures().has(record.signature)))
+      expect(received()).toEqual(expect.arrayContaining(expectedWrites))
+      for (const record of landed) {
+        const notification = logs.items.find((item) => item.value.signature === record.signature)
+        expect(notification?.context.slot).toBe(BigInt(record.slot))
+        expect(eventsFromLogs(notification!.value.logs, programId)).toEqual(eventsFromLogs(record.logs, programId))
+      }
+    } finally {
+      abort.abort()
     }
   })
 })
