@@ -1,0 +1,102 @@
+import { Effect, Layer, Option } from "effect"
+import { PartnerKeys, type PartnerKeyRecord } from "../../services/PartnerKeys.ts"
+import { type Quota, RateLimiter } from "../../services/RateLimiter.ts"
+import { Forbidden, RateLimited, Unauthorized } from "../../src/api/errors.ts"
+import { implementMiddleware, type MiddlewarePass } from "../../src/api/middleware.ts"
+import { PartnerKey } from "../../src/api/security/PartnerKey.ts"
+import type { Cluster } from "../../src/config.ts"
+import { environmentOfKey, hashApiKey, KEY_PREFIXES } from "../../src/domain/partnerKeys/apiKeyFormat.ts"
+import { makeKeyRecordCache } from "./keyRecordCache.ts"
+
+export interface PartnerKeyOptions {
+  /** The environment this server serves; keys of another one get 403 `WRONG_ENVIRONMENT`. */
+  readonly cluster: Cluster
+  /** For keys without their own quota. */
+  readonly defaultQuota: Quota
+  readonly cacheTtlMs?: number
+  readonly negativeCacheTtlMs?: number
+}
+
+type Pass = MiddlewarePass<typeof PartnerKey>
+
+const BEARER = /^bearer\s+(\S+)\s*$/i
+
+/** The key from `x-api-key` or `Authorization: Bearer`; undefined when neither is there. */
+export const presentedKey = (headers: Readonly<Record<string, string>>): string | undefined => {
+  const direct = headers["x-api-key"]?.trim()
+  if (direct !== undefined && direct !== "") return direct
+  const authorization = headers["authorization"]
+  return authorization === undefined ? undefined : BEARER.exec(authorization)?.[1]
+}
+
+const environmentName = (cluster: Cluster) => `${cluster} (${KEY_PREFIXES[cluster]})`
+
+const missing = new Unauthorized({
+  code: "UNAUTHORIZED",
+  message: "an API key is required: send it as x-api-key: <key> or Authorization: Bearer <key>"
+})
+const unknown = new Unauthorized({ code: "UNAUTHORIZED", message: "unknown, revoked or expired API key" })
+
+const isUsable = (record: PartnerKeyRecord | null, cluster: Cluster, now: number): record is PartnerKeyRecord =>
+  record !== null && record.revokedAt === null && record.environment === cluster &&
+  (record.expiresAt === null || record.expiresAt.getTime() > now)
+
+/**
+ * The `PartnerKey` middleware: authenticates the key through an in-memory record cache (Postgres
+ * only on a miss; revocations arrive by NOTIFY, and the TTL bounds staleness if one is missed),
+ * then counts the request against the key's quota.
+ */
+export const PartnerKeyLive = (options: PartnerKeyOptions) =>
+  Layer.unwrapScoped(
+    Effect.gen(function*() {
+      const keys = yield* PartnerKeys
+      const limiter = yield* RateLimiter
+      const cache = yield* makeKeyRecordCache(
+        (hash) => keys.findByHash(hash).pipe(Effect.map(Option.getOrNull), Effect.orDie),
+        keys.invalidations,
+        { ttlMs: options.cacheTtlMs ?? 15_000, negativeTtlMs: options.negativeCacheTtlMs ?? 5_000 }
+      )
+      const { cluster, defaultQuota } = options
+      return implementMiddleware(PartnerKey, (request) => {
+        const key = presentedKey(request.headers)
+        if (key === undefined) return Effect.fail(missing)
+        const environment = environmentOfKey(key)
+        if (environment === undefined) return Effect.fail(unknown)
+        if (environment !== cluster) {
+          return Effect.fail(
+            new Forbidden({
+              code: "WRONG_ENVIRONMENT",
+              message: `the API key is for the ${environmentName(environment)} environment; this server serves ${environmentName(cluster)}`
+            })
+          )
+        }
+        return Effect.flatMap(cache.lookup(hashApiKey(key)), (record): Effect.Effect<Pass, Unauthorized | RateLimited> => {
+          if (!isUsable(record, cluster, Date.now())) return Effect.fail(unknown)
+          const quota: Quota = {
+            limit: record.quotaLimit ?? defaultQuota.limit,
+            windowSeconds: record.quotaWindowSeconds ?? defaultQuota.windowSeconds
+          }
+          return Effect.flatMap(limiter.consume(record.id, quota), (decision) =>
+            decision.allowed
+              ? Effect.succeed({
+                provides: { keyId: record.id, name: record.name, ownerWallet: record.ownerWallet, environment: record.environment },
+                headers: [
+                  ["x-ratelimit-limit", String(decision.limit)],
+                  ["x-ratelimit-remaining", String(decision.remaining)],
+                  ["x-ratelimit-reset", String(decision.reset)]
+                ]
+              })
+              : Effect.fail(
+                new RateLimited({
+                  code: "RATE_LIMITED",
+                  message: `quota of ${decision.limit} requests per ${quota.windowSeconds} s exceeded; retry after ${decision.retryAfterSeconds} s`,
+                  limit: decision.limit,
+                  remaining: 0,
+                  reset: decision.reset,
+                  retryAfterSeconds: decision.retryAfterSeconds
+                })
+              ))
+        })
+      })
+    })
+  )

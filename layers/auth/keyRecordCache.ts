@@ -1,0 +1,74 @@
+import { Effect, Schedule, type Scope, Stream } from "effect"
+import type { PartnerKeyRecord } from "../../services/PartnerKeys.ts"
+
+export interface KeyRecordCacheOptions {
+  /** How long a found record is trusted without news from Postgres (≤ 30 s: the revocation bound). */
+  readonly ttlMs: number
+  /** How long an unknown hash is remembered as unknown. */
+  readonly negativeTtlMs: number
+  /** Unknown hashes remembered at most (anyone can send random keys). */
+  readonly maxNegative?: number
+}
+
+interface Entry {
+  readonly record: PartnerKeyRecord | null
+  readonly until: number
+}
+
+/**
+ * Key records by key hash, in memory. A hit costs no I/O; a miss reads Postgres once and is cached
+ * (unknown hashes briefly). Entries expire after a short TTL, and `invalidations` (Postgres NOTIFY
+ * from every instance's revoke and rotate) drop them at once. When the listener fails, everything
+ * is dropped (a notification may have been missed) and it reconnects.
+ */
+export const makeKeyRecordCache = <E, E2>(
+  find: (hash: string) => Effect.Effect<PartnerKeyRecord | null, E>,
+  invalidations: Stream.Stream<string, E2>,
+  options: KeyRecordCacheOptions
+): Effect.Effect<{ readonly lookup: (hash: string) => Effect.Effect<PartnerKeyRecord | null, E> }, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const known = new Map<string, Entry>()
+    const unknown = new Map<string, Entry>()
+    const maxNegative = options.maxNegative ?? 10_000
+    // Bumped by every invalidation: a lookup that raced one does not store what it read.
+    let epoch = 0
+    const invalidate = (hash: string) => {
+      epoch++
+      known.delete(hash)
+      unknown.delete(hash)
+    }
+    const clear = () => {
+      epoch++
+      known.clear()
+      unknown.clear()
+    }
+
+    yield* Stream.runForEach(invalidations, (hash) => Effect.sync(() => invalidate(hash))).pipe(
+      Effect.tapError((error) => Effect.logWarning("partner key invalidation listener failed; reconnecting", error)),
+      Effect.ensuring(Effect.sync(clear)),
+      Effect.retry(Schedule.spaced("1 second")),
+      Effect.forkScoped
+    )
+
+    const store = (hash: string, record: PartnerKeyRecord | null, now: number) => {
+      if (record !== null) {
+        known.set(hash, { record, until: now + options.ttlMs })
+        return
+      }
+      if (unknown.size >= maxNegative) unknown.clear()
+      unknown.set(hash, { record: null, until: now + options.negativeTtlMs })
+    }
+
+    const lookup = (hash: string) =>
+      Effect.suspend(() => {
+        const now = Date.now()
+        const hit = known.get(hash) ?? unknown.get(hash)
+        if (hit !== undefined && hit.until > now) return Effect.succeed(hit.record)
+        const startedAt = epoch
+        return Effect.tap(find(hash), (record) =>
+          Effect.sync(() => {
+            if (epoch === startedAt) store(hash, record, Date.now())
+          }))
+      })
+    return { lookup }
+  })

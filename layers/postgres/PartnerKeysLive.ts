@@ -1,0 +1,151 @@
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, Option, Redacted, Stream } from "effect"
+import {
+  type IssueKey,
+  PartnerKeyNotFound,
+  type PartnerKeyRecord,
+  PartnerKeys,
+  PartnerKeyStoreError,
+  ROTATION_GRACE_SECONDS
+} from "../../services/PartnerKeys.ts"
+import { generateApiKey, hashApiKey, KEY_PREFIXES } from "../../src/domain/partnerKeys/apiKeyFormat.ts"
+import type { Cluster } from "../../src/config.ts"
+
+/** NOTIFY channel: the payload is the hash of a key whose record changed. */
+export const PARTNER_KEY_CHANNEL = "partner_key_changed"
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+interface Row {
+  readonly id: string
+  readonly name: string
+  readonly ownerWallet: string | null
+  readonly environment: Cluster
+  readonly keyHash: string
+  readonly keyPrefix: string
+  readonly keyLast4: string
+  readonly quotaLimit: number | null
+  readonly quotaWindowSeconds: number | null
+  readonly createdAt: Date
+  readonly revokedAt: Date | null
+  readonly expiresAt: Date | null
+}
+
+const COLUMNS = `id::text AS "id", name, owner_wallet AS "ownerWallet", environment, key_hash AS "keyHash",
+  key_prefix AS "keyPrefix", key_last4 AS "keyLast4", quota_limit AS "quotaLimit",
+  quota_window_seconds AS "quotaWindowSeconds", created_at AS "createdAt", revoked_at AS "revokedAt",
+  expires_at AS "expiresAt"`
+
+const toRecord = (row: Row): PartnerKeyRecord => ({
+  id: row.id,
+  name: row.name,
+  ownerWallet: row.ownerWallet,
+  environment: row.environment,
+  prefix: row.keyPrefix,
+  last4: row.keyLast4,
+  quotaLimit: row.quotaLimit,
+  quotaWindowSeconds: row.quotaWindowSeconds,
+  createdAt: row.createdAt,
+  revokedAt: row.revokedAt,
+  expiresAt: row.expiresAt
+})
+
+const storeError = (what: string) => (cause: unknown) =>
+  new PartnerKeyStoreError({ message: `${what}: ${cause instanceof Error ? cause.message : String(cause)}`, cause })
+
+export const PartnerKeysLive = Layer.effect(
+  PartnerKeys,
+  Effect.gen(function*() {
+    const sql = yield* PgClient.PgClient
+    const columns = sql.unsafe(COLUMNS)
+
+    const insert = (input: IssueKey, key: string, rotatedFrom: string | null) =>
+      sql<Row>`
+        INSERT INTO partner_key (name, owner_wallet, environment, key_hash, key_prefix, key_last4,
+                                 quota_limit, quota_window_seconds, rotated_from)
+        VALUES (${input.name}, ${input.ownerWallet}, ${input.environment}, ${hashApiKey(key)},
+                ${KEY_PREFIXES[input.environment]}, ${key.slice(-4)}, ${input.quotaLimit ?? null},
+                ${input.quotaWindowSeconds ?? null}, ${rotatedFrom})
+        ON CONFLICT (key_hash) DO UPDATE SET revoked_at = NULL, expires_at = NULL
+        RETURNING ${columns}`.pipe(Effect.map((rows) => rows[0]!))
+
+    const issueWith = (input: IssueKey, key: string, rotatedFrom: string | null) =>
+      insert(input, key, rotatedFrom).pipe(Effect.map((row) => ({ record: toRecord(row), key: Redacted.make(key) })))
+
+    const active = (id: string) =>
+      UUID.test(id)
+        ? sql<Row>`SELECT ${columns} FROM partner_key
+                   WHERE id = ${id}::uuid AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+                   FOR UPDATE`.pipe(
+            Effect.flatMap((rows) => rows[0] === undefined ? Effect.fail(new PartnerKeyNotFound({ id })) : Effect.succeed(rows[0]))
+          )
+        : Effect.fail(new PartnerKeyNotFound({ id }))
+
+    // NOTIFY inside the transaction is delivered on commit, so listeners never see it early.
+    const announce = (hash: string) => sql`SELECT pg_notify(${PARTNER_KEY_CHANNEL}, ${hash})`
+
+    return {
+      issue: (input) =>
+        issueWith(input, generateApiKey(input.environment), null).pipe(
+          Effect.mapError(storeError("issuing a partner key")),
+          Effect.withSpan("PartnerKeys.issue")
+        ),
+      ensure: (input, key) =>
+        insert(input, Redacted.value(key), null).pipe(
+          Effect.tap((row) => announce(row.keyHash)),
+          Effect.map(toRecord),
+          sql.withTransaction,
+          Effect.mapError(storeError("storing the configured partner key")),
+          Effect.withSpan("PartnerKeys.ensure")
+        ),
+      list: sql<Row>`SELECT ${columns} FROM partner_key ORDER BY created_at, id`.pipe(
+        Effect.map((rows) => rows.map(toRecord)),
+        Effect.mapError(storeError("listing partner keys")),
+        Effect.withSpan("PartnerKeys.list")
+      ),
+      revoke: (id) =>
+        active(id).pipe(
+          Effect.flatMap(() => sql<Row>`UPDATE partner_key SET revoked_at = now() WHERE id = ${id}::uuid RETURNING ${columns}`),
+          Effect.tap((rows) => announce(rows[0]!.keyHash)),
+          Effect.map((rows) => toRecord(rows[0]!)),
+          sql.withTransaction,
+          Effect.catchTag("SqlError", storeError("revoking a partner key")),
+          Effect.withSpan("PartnerKeys.revoke")
+        ),
+      rotate: (id) =>
+        active(id).pipe(
+          Effect.flatMap((old) =>
+            Effect.all({
+              previous: sql<Row>`
+                UPDATE partner_key
+                SET expires_at = LEAST(COALESCE(expires_at, 'infinity'), now() + make_interval(secs => ${ROTATION_GRACE_SECONDS}))
+                WHERE id = ${id}::uuid RETURNING ${columns}`.pipe(Effect.map((rows) => toRecord(rows[0]!))),
+              issued: issueWith(
+                {
+                  name: old.name,
+                  ownerWallet: old.ownerWallet,
+                  environment: old.environment,
+                  quotaLimit: old.quotaLimit,
+                  quotaWindowSeconds: old.quotaWindowSeconds
+                },
+                generateApiKey(old.environment),
+                id
+              ),
+              _: announce(old.keyHash)
+            })
+          ),
+          Effect.map(({ issued, previous }) => ({ ...issued, previous })),
+          sql.withTransaction,
+          Effect.catchTag("SqlError", storeError("rotating a partner key")),
+          Effect.withSpan("PartnerKeys.rotate")
+        ),
+      findByHash: (hash) =>
+        sql<Row>`SELECT ${columns} FROM partner_key WHERE key_hash = ${hash}`.pipe(
+          Effect.map((rows) => Option.map(Option.fromNullable(rows[0]), toRecord)),
+          Effect.mapError(storeError("looking up a partner key")),
+          Effect.withSpan("PartnerKeys.findByHash")
+        ),
+      invalidations: sql.listen(PARTNER_KEY_CHANNEL).pipe(Stream.mapError(storeError("listening for partner key changes")))
+    }
+  })
+)
