@@ -3,6 +3,7 @@ import { VERSION } from "../version.ts"
 import { BadRequestResponse, HeadersTooLargeResponse, InternalErrorResponse, UriTooLongResponse } from "./errors.ts"
 import { withoutHttpApiDecodeError } from "./openApiTransform.ts"
 import { SystemApi } from "./system/SystemApi.ts"
+import { VaultsApi } from "./vaults/VaultsApi.ts"
 
 /**
  * The vault-gateway HTTP API contract: every route, its parameters, bodies and errors. The uWS
@@ -11,6 +12,7 @@ import { SystemApi } from "./system/SystemApi.ts"
  */
 export const Api = HttpApi.make("vault-gateway")
   .add(SystemApi)
+  .add(VaultsApi)
   .addError(BadRequestResponse)
   .addError(UriTooLongResponse)
   .addError(HeadersTooLargeResponse)

@@ -6,6 +6,9 @@ import { HttpListener, HttpListenerLive, type HttpServer, HttpServerLive } from 
 import type { HttpLimits } from "../../layers/uws/limits.ts"
 import { Api } from "../../src/api/Api.ts"
 import { SystemHandlersLive } from "../../src/api/system/SystemHandlers.ts"
+import { VaultsHandlersLive } from "../../src/api/vaults/VaultsHandlers.ts"
+import { NoPricesLive } from "../../services/Prices.ts"
+import type { ProjectionState } from "../../src/domain/projection/state.ts"
 import type { ProjectionStatus } from "../../src/domain/status.ts"
 import { ProjectionTest } from "./projectionTest.ts"
 
@@ -15,14 +18,19 @@ export const listenForTest = <E, R>(routes: Layer.Layer<never, E, R>) =>
 
 /** The gateway's HTTP API as `serve` composes it, over a `ProjectionTest` the test controls. */
 export const gatewayForTest = (
-  options: { readonly initial?: ProjectionStatus; readonly limits?: Partial<HttpLimits> } = {}
+  options: { readonly initial?: ProjectionStatus; readonly limits?: Partial<HttpLimits>; readonly state?: ProjectionState } = {}
 ) => {
   const routes = Layer.mergeAll(
     ApiRoutesLive(Api, options.limits === undefined ? {} : { limits: options.limits }),
     DocsRoutesLive(Api)
-  ).pipe(Layer.provide(SystemHandlersLive))
+  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, VaultsHandlersLive).pipe(Layer.provide(NoPricesLive))))
   return listenForTest(routes).pipe(
-    Layer.provideMerge(ProjectionTest(options.initial === undefined ? {} : { initial: options.initial }))
+    Layer.provideMerge(
+      ProjectionTest({
+        ...(options.initial === undefined ? {} : { initial: options.initial }),
+        ...(options.state === undefined ? {} : { state: options.state })
+      })
+    )
   )
 }
 

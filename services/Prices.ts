@@ -1,0 +1,19 @@
+import { Context, Layer } from "effect"
+
+/** A USD price of one token and when its source published it (unix seconds). */
+export interface UsdPrice {
+  readonly usd: number
+  readonly publishTime: number
+}
+
+/**
+ * USD prices per mint. `priceOf` answers only fresh prices: a stale or missing one is null, and
+ * every amount it would have valued carries `usd: null`. Stablecoins get no assumed $1.
+ */
+export class Prices extends Context.Tag("Prices")<
+  Prices,
+  { readonly priceOf: (mint: string) => UsdPrice | null }
+>() {}
+
+/** No price source configured (the on-chain Pyth feed is not wired yet): every USD value is null. */
+export const NoPricesLive = Layer.succeed(Prices, Prices.of({ priceOf: () => null }))

@@ -1,0 +1,50 @@
+import { Schema } from "effect"
+
+/**
+ * Amounts on the wire (spec §2.2): `raw` is the canonical base-10 integer in the token's minor
+ * units, `token` the same value as an exact decimal string, `usd` a float or null when no fresh
+ * price exists (never 0 and never an assumed $1 for stablecoins).
+ */
+
+/** `raw / 10^decimals` written exactly: no float on the way, trailing zeros dropped ("123.45", "-0.5", "7"). */
+export const formatTokenAmount = (raw: bigint, decimals: number): string => {
+  const negative = raw < 0n
+  const digits = (negative ? -raw : raw).toString()
+  if (decimals <= 0) return negative ? `-${digits}` : digits
+  const padded = digits.padStart(decimals + 1, "0")
+  const whole = padded.slice(0, padded.length - decimals)
+  const fraction = padded.slice(padded.length - decimals).replace(/0+$/, "")
+  const text = fraction === "" ? whole : `${whole}.${fraction}`
+  return negative ? `-${text}` : text
+}
+
+export const RawAmount = Schema.String.annotations({
+  identifier: "RawAmount",
+  description: "base-10 integer in minor units (may be negative only where the field says so)",
+  examples: ["123450000"]
+})
+
+/** `{raw, token}`: quantities that have no USD value of their own (shares, signed net deposits). */
+export const TokenQuantity = Schema.Struct({ raw: RawAmount, token: Schema.String }).annotations({
+  identifier: "TokenQuantity"
+})
+export type TokenQuantity = typeof TokenQuantity.Type
+
+export const Amount = Schema.Struct({
+  raw: RawAmount,
+  token: Schema.String,
+  usd: Schema.NullOr(Schema.Number)
+}).annotations({ identifier: "Amount", description: "usd is null when no fresh price is known" })
+export type Amount = typeof Amount.Type
+
+export const tokenQuantity = (raw: bigint, decimals: number): TokenQuantity => ({
+  raw: raw.toString(),
+  token: formatTokenAmount(raw, decimals)
+})
+
+/** The USD value of `raw` at `usdPerToken`, or null without a price. */
+export const amount = (raw: bigint, decimals: number, usdPerToken: number | null): Amount => ({
+  raw: raw.toString(),
+  token: formatTokenAmount(raw, decimals),
+  usd: usdPerToken === null ? null : Number(formatTokenAmount(raw, decimals)) * usdPerToken
+})

@@ -1,0 +1,13 @@
+import { Either } from "effect"
+import type { Projection } from "../../services/Projection.ts"
+import type { ProjectionUnavailable } from "../domain/errors.ts"
+import type { ProjectionState } from "../domain/projection/state.ts"
+
+/**
+ * Runs a read that can itself fail (unknown vault, bad path...) on the live projection, without a
+ * fiber: the handler returns the Either as is.
+ */
+export const readEither = <A, E>(
+  projection: Projection["Type"],
+  read: (state: ProjectionState) => Either.Either<A, E>
+): Either.Either<A, E | ProjectionUnavailable> => Either.flatMap(projection.readSync(read), (result) => result)
