@@ -3,6 +3,8 @@ import { VERSION } from "../version.ts"
 import { BadRequestResponse, HeadersTooLargeResponse, InternalErrorResponse, UriTooLongResponse } from "./errors.ts"
 import { withoutHttpApiDecodeError } from "./openApiTransform.ts"
 import { SystemApi } from "./system/SystemApi.ts"
+import { PlatformApi } from "./platform/PlatformApi.ts"
+import { UsersApi } from "./users/UsersApi.ts"
 import { VaultsApi } from "./vaults/VaultsApi.ts"
 
 /**
@@ -13,6 +15,8 @@ import { VaultsApi } from "./vaults/VaultsApi.ts"
 export const Api = HttpApi.make("vault-gateway")
   .add(SystemApi)
   .add(VaultsApi)
+  .add(UsersApi)
+  .add(PlatformApi)
   .addError(BadRequestResponse)
   .addError(UriTooLongResponse)
   .addError(HeadersTooLargeResponse)

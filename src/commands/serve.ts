@@ -6,7 +6,7 @@ import { DocsRoutesLive } from "../../layers/uws/DocsRoutes.ts"
 import { HttpListenerLive, HttpServerLive } from "../../layers/uws/HttpServer.ts"
 import { Api } from "../api/Api.ts"
 import { SystemHandlersLive } from "../api/system/SystemHandlers.ts"
-import { VaultsHandlersLive } from "../api/vaults/VaultsHandlers.ts"
+import { ReadHandlersLive } from "../api/readHandlers.ts"
 import { NoPricesLive } from "../../services/Prices.ts"
 import { appConfig, describeConfigError } from "../config.ts"
 import { ingestConfig, sandboxConfig } from "../configIngest.ts"
@@ -49,7 +49,7 @@ export const serve: Command = {
     const { host, port, databaseUrl, dataDir } = appSettings
     const database = DatabaseLive({ url: databaseUrl, dataDir })
     const projection = ProjectionInBackground(IngestionLive(appSettings, ingest, sandbox)).pipe(Layer.provide(database))
-    const handlers = Layer.mergeAll(SystemHandlersLive, VaultsHandlersLive).pipe(Layer.provide(Layer.merge(projection, NoPricesLive)))
+    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive).pipe(Layer.provide(Layer.merge(projection, NoPricesLive)))
     const routes = Layer.mergeAll(ApiRoutesLive(Api), DocsRoutesLive(Api)).pipe(Layer.provide(handlers))
     // Listen only once every route is registered.
     const http = HttpListenerLive({ host, port }).pipe(Layer.provide(routes), Layer.provideMerge(HttpServerLive))

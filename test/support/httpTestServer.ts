@@ -6,7 +6,7 @@ import { HttpListener, HttpListenerLive, type HttpServer, HttpServerLive } from 
 import type { HttpLimits } from "../../layers/uws/limits.ts"
 import { Api } from "../../src/api/Api.ts"
 import { SystemHandlersLive } from "../../src/api/system/SystemHandlers.ts"
-import { VaultsHandlersLive } from "../../src/api/vaults/VaultsHandlers.ts"
+import { ReadHandlersLive } from "../../src/api/readHandlers.ts"
 import { NoPricesLive } from "../../services/Prices.ts"
 import type { ProjectionState } from "../../src/domain/projection/state.ts"
 import type { ProjectionStatus } from "../../src/domain/status.ts"
@@ -23,7 +23,7 @@ export const gatewayForTest = (
   const routes = Layer.mergeAll(
     ApiRoutesLive(Api, options.limits === undefined ? {} : { limits: options.limits }),
     DocsRoutesLive(Api)
-  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, VaultsHandlersLive).pipe(Layer.provide(NoPricesLive))))
+  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive).pipe(Layer.provide(NoPricesLive))))
   return listenForTest(routes).pipe(
     Layer.provideMerge(
       ProjectionTest({
