@@ -10,14 +10,24 @@ for (let i = 0; i < ALPHABET.length; i++) DIGIT_OF[ALPHABET.charCodeAt(i)] = i
 const LIMBS = 8 // 8 × 32 bits = 32 bytes, most significant limb first
 const TWO_POW_32 = 0x1_0000_0000
 
-/** Base58 text of exactly 32 bytes (leading zero bytes become leading '1's). */
+const ALPHABET_CODES = Uint8Array.from(ALPHABET, (c) => c.charCodeAt(0))
+const MAX_DIGITS = 44
+const digitScratch = new Uint8Array(MAX_DIGITS)
+
+/**
+ * Base58 text of exactly 32 bytes (leading zero bytes become leading '1's). The digits are written
+ * into a scratch buffer and turned into one flat string: prepending characters one by one would
+ * leave a chain of ~44 string nodes per address, which a projection of a million keys pays in memory.
+ */
 export const encodeBase58Bytes32 = (bytes: Uint8Array): string => {
   const limbs = new Array<number>(LIMBS)
   for (let i = 0; i < LIMBS; i++) {
     limbs[i] =
       ((bytes[4 * i] ?? 0) * 0x100_0000 + ((bytes[4 * i + 1] ?? 0) << 16) + ((bytes[4 * i + 2] ?? 0) << 8) + (bytes[4 * i + 3] ?? 0))
   }
-  let digits = ""
+  let leadingZeros = 0
+  while (leadingZeros < 32 && bytes[leadingZeros] === 0) leadingZeros++
+  let start = MAX_DIGITS
   let first = 0 // index of the first non-zero limb
   while (first < LIMBS && limbs[first] === 0) first++
   while (first < LIMBS) {
@@ -29,12 +39,11 @@ export const encodeBase58Bytes32 = (bytes: Uint8Array): string => {
       limbs[i] = quotient
       remainder = value - quotient * 58
     }
-    digits = ALPHABET[remainder] + digits
+    digitScratch[--start] = ALPHABET_CODES[remainder]!
     while (first < LIMBS && limbs[first] === 0) first++
   }
-  let leadingZeros = 0
-  while (leadingZeros < 32 && bytes[leadingZeros] === 0) leadingZeros++
-  return "1".repeat(leadingZeros) + digits
+  for (let i = 0; i < leadingZeros; i++) digitScratch[--start] = 49 /* '1' */
+  return String.fromCharCode.apply(null, digitScratch.subarray(start) as unknown as Array<number>)
 }
 
 /** The 32 bytes a base58 string stands for; null when it is not base58 or not exactly 32 bytes. */

@@ -1,8 +1,9 @@
 /**
- * Checkpoint write and restore at mainnet scale: 1,000,000 UserBundleAccount-sized rows (440 bytes)
- * written through `saveCheckpoint` in one call, then streamed back through `checkpointedAccounts`
- * by a fresh process, as a restart would (so its RSS is not the writer's heap). Runs on an embedded
- * PostgreSQL in a temp dir, or on a scratch database of DATABASE_URL's server.
+ * Checkpoint write and restart at mainnet scale: 1,000,000 UserBundleAccounts (440 bytes, a third
+ * of them bound to builders) written through `saveCheckpoint` in one call; then a fresh process, as
+ * a restart would be (so its RSS is not the writer's heap), restores them through the real
+ * projection until it is live (decode, index, vault hints), and separately streams them raw.
+ * Runs on an embedded PostgreSQL in a temp dir, or on a scratch database of DATABASE_URL's server.
  *
  *   npx tsx test/bench/checkpointRestore.ts            (BENCH_ACCOUNTS=100000 for a quicker run)
  */
@@ -16,7 +17,12 @@ import { isAddress } from "@solana/kit"
 import { Effect, Layer, Logger, LogLevel, Redacted, Stream } from "effect"
 import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
 import { ChainStore, type StoredAccount } from "../../services/ChainStore.ts"
+import { Projection } from "../../services/Projection.ts"
+import { ProjectionLive } from "../../layers/memory/ProjectionLive.ts"
+import { encodeAccount } from "../../src/ntbundle/accounts.ts"
+import { blankUserBundleAccount, ZERO_ADDRESS } from "../../src/ntbundle/blankAccounts.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
+import { scriptedChainSource } from "../support/scriptedChainSource.ts"
 import { TestDatabase } from "../support/testDatabase.ts"
 
 const USER_BUNDLE_ACCOUNT_BYTES = 440
@@ -38,9 +44,27 @@ const randomAddress = (): string => {
   return address
 }
 
-/** Random accounts over one backing buffer, as a snapshot decoded from RPC would roughly look. */
+const GENESIS = "bench-genesis"
+const TEMPLATE = encodeAccount({ type: "UserBundleAccount", data: blankUserBundleAccount(ZERO_ADDRESS) })
+const OWNER_OFFSET = 8
+const SHARES_OFFSET = 48
+const REFERRER_OFFSET = 263
+
+/**
+ * Valid UserBundleAccounts over one backing buffer (random owners and share balances, every third
+ * bound to one of 50 builders), patched into an encoded template: encoding a million with the
+ * codecs would take most of the run.
+ */
 const syntheticAccounts = (count: number): Array<StoredAccount> => {
-  const bytes = randomFillSync(Buffer.allocUnsafe(count * USER_BUNDLE_ACCOUNT_BYTES))
+  const bytes = Buffer.allocUnsafe(count * USER_BUNDLE_ACCOUNT_BYTES)
+  const builders = Array.from({ length: 50 }, () => randomFillSync(Buffer.alloc(32)))
+  for (let i = 0; i < count; i++) {
+    const at = i * USER_BUNDLE_ACCOUNT_BYTES
+    bytes.set(TEMPLATE, at)
+    randomFillSync(bytes, at + OWNER_OFFSET, 32)
+    randomFillSync(bytes, at + SHARES_OFFSET, 6)
+    if (i % 3 === 0) bytes.set(builders[i % builders.length]!, at + REFERRER_OFFSET)
+  }
   const vaults = Array.from({ length: VAULTS }, randomAddress)
   return Array.from({ length: count }, (_, i) => ({
     address: randomAddress(),
@@ -88,6 +112,30 @@ const serverCpuSeconds = (pid: number): number | undefined => {
   }
 }
 
+/** A restart: the projection restores the checkpoint and goes live (the chain has nothing new). */
+const restartToLive = Effect.gen(function*() {
+  const chain = yield* scriptedChainSource(NTBUNDLE_PROGRAM_ID, GENESIS)
+  yield* chain.send({ _tag: "TransactionsComplete", signature: "bench", slot: 300_100_000 }, { _tag: "SlotAdvanced", slot: 300_100_001, completedBlockTime: 1_760_000_000 })
+  const baselineRss = rssMb()
+  const [{ result: accounts, seconds, cpuSeconds }, peakRss] = yield* withPeakRss(timed(
+    Effect.scoped(
+      Effect.gen(function*() {
+        const context = yield* Layer.build(ProjectionLive().pipe(Layer.provide(chain.layer)))
+        const projection = context.unsafeMap.get(Projection.key) as Projection["Type"]
+        while (projection.currentStatus().status !== "live") yield* Effect.sleep(5)
+        return yield* projection.read((state) => state.users.size)
+      })
+    )
+  ))
+  return {
+    restartPositions: accounts,
+    restartToLiveSeconds: round(seconds),
+    restartCpuSeconds: round(cpuSeconds),
+    restartRssBaselineMb: Math.round(baselineRss),
+    restartRssPeakMb: Math.round(peakRss)
+  }
+})
+
 const restore = Effect.gen(function*() {
   const store = yield* ChainStore
   // The pool has one connection (see runRestoreFromEnv), so the stream runs on this backend.
@@ -121,9 +169,12 @@ const restore = Effect.gen(function*() {
 const runRestoreFromEnv = () => {
   const url = process.env[RESTORE_URL_VARIABLE]
   if (url === undefined) throw new Error(`${RESTORE_URL_VARIABLE} is not set`)
+  const store = ChainStoreLive.pipe(Layer.provideMerge(PgClient.layer({ url: Redacted.make(url), maxConnections: 2 })))
   return Effect.runPromise(
-    restore.pipe(
-      Effect.provide(ChainStoreLive.pipe(Layer.provideMerge(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))))
+    Effect.all([restartToLive, restore]).pipe(
+      Effect.map(([restart, stream]) => ({ ...restart, ...stream })),
+      Effect.provide(store),
+      Logger.withMinimumLogLevel(LogLevel.Warning)
     )
   )
 }
@@ -168,7 +219,7 @@ const measure = (count: number) =>
       return yield* Effect.dieMessage("the synthetic addresses are not valid addresses")
     }
     const checkpoint = {
-      genesisHash: randomAddress(),
+      genesisHash: GENESIS,
       programId: NTBUNDLE_PROGRAM_ID,
       slot: 300_100_000,
       blockTime: 1_760_000_000,
@@ -181,7 +232,10 @@ const measure = (count: number) =>
     if (restored.restoredAccounts !== count || restored.restoredBytes !== count * USER_BUNDLE_ACCOUNT_BYTES) {
       return yield* Effect.dieMessage(`restored ${JSON.stringify(restored)}, expected ${count} accounts`)
     }
-    const { restoredAccounts: _, restoredBytes: __, ...restoreFigures } = restored
+    if (restored.restartPositions !== count) {
+      return yield* Effect.dieMessage(`the projection restored ${restored.restartPositions} positions, expected ${count}`)
+    }
+    const { restoredAccounts: _, restoredBytes: __, restartPositions: ___, ...restoreFigures } = restored
     return {
       accounts: count,
       writeSeconds: round(write.seconds),

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { Effect, Layer, Queue, Runtime, Schema, Stream } from "effect"
+import { Effect, Either, Layer, Queue, Runtime, Schema, Stream } from "effect"
 import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { HttpListener, HttpServer } from "../../layers/uws/HttpServer.ts"
@@ -45,8 +45,10 @@ const LiveProjection = Layer.sync(Projection, () => {
   const state = new ProjectionState(NTBUNDLE_PROGRAM_ID)
   return {
     status: Effect.sync(() => status),
+    currentStatus: () => status,
     requireLive: Effect.void,
     read: (read) => Effect.sync(() => read(state)),
+    readSync: (read) => Either.right(read(state)),
     statusChanges: Stream.succeed(status),
     subscribe: Queue.unbounded<ProjectionChangeBatch>()
   }

@@ -151,7 +151,7 @@ export class Ingest {
     for (const address of this.#dirty) {
       const account = this.state.accounts.get(address)
       if (account === undefined) removed.push(address)
-      else changed.push({ address, owner: account.owner, slot: account.slot, data: account.data, vault: this.state.users.get(address)?.vault ?? null })
+      else changed.push({ address, owner: account.owner, slot: account.slot, data: account.data, vault: account.vault })
     }
     this.#dirty.clear()
     this.#checkpointSlot = asOf.slot

@@ -38,25 +38,40 @@ export class NestedMap<V> {
 
 const EMPTY: ReadonlyMap<string, never> = new Map<string, never>()
 
-/** `key -> Set<member>` that drops empty sets. */
+/**
+ * `key -> set of members` that drops empty sets. Most keys (a wallet's positions) have exactly one
+ * member, which is kept without a Set: a million positions would otherwise cost a million Sets.
+ */
 export class SetIndex {
-  readonly #sets = new Map<string, Set<string>>()
+  readonly #members = new Map<string, string | Set<string>>()
 
   add(key: string, member: string): void {
-    let set = this.#sets.get(key)
-    if (set === undefined) this.#sets.set(key, (set = new Set()))
-    set.add(member)
+    const current = this.#members.get(key)
+    if (current === undefined) this.#members.set(key, member)
+    else if (typeof current === "string") {
+      if (current !== member) this.#members.set(key, new Set([current, member]))
+    } else current.add(member)
   }
 
   remove(key: string, member: string): void {
-    const set = this.#sets.get(key)
-    if (set === undefined) return
-    set.delete(member)
-    if (set.size === 0) this.#sets.delete(key)
+    const current = this.#members.get(key)
+    if (current === undefined) return
+    if (typeof current === "string") {
+      if (current === member) this.#members.delete(key)
+      return
+    }
+    current.delete(member)
+    if (current.size === 1) this.#members.set(key, current.values().next().value!)
   }
 
   get(key: string): ReadonlySet<string> {
-    return this.#sets.get(key) ?? EMPTY_SET
+    const current = this.#members.get(key)
+    if (current === undefined) return EMPTY_SET
+    return typeof current === "string" ? new Set([current]) : current
+  }
+
+  get size(): number {
+    return this.#members.size
   }
 }
 

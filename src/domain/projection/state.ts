@@ -25,6 +25,8 @@ export interface RawAccount {
   readonly slot: number
   readonly data: Uint8Array
   readonly kind: AccountKind
+  /** A UserBundleAccount's vault (derived from its address), null when unknown or not a position. */
+  readonly vault: string | null
 }
 
 export interface AccountUpdate {
@@ -51,6 +53,49 @@ export interface UserEntry {
   readonly shares: bigint
 }
 
+/**
+ * The positions as a read-only map, derived on demand from the raw accounts: holding a decoded
+ * copy of a million positions would double the projection's memory.
+ */
+class UserView implements ReadonlyMap<string, UserEntry> {
+  constructor(private readonly accounts: ReadonlyMap<string, RawAccount>, private readonly count: () => number) {}
+
+  get size(): number {
+    return this.count()
+  }
+
+  get(address: string): UserEntry | undefined {
+    const account = this.accounts.get(address)
+    return account?.kind === "UserBundleAccount" ? { vault: account.vault, ...readUserIndexFields(account.data) } : undefined
+  }
+
+  has(address: string): boolean {
+    return this.accounts.get(address)?.kind === "UserBundleAccount"
+  }
+
+  *entries(): MapIterator<[string, UserEntry]> {
+    for (const [address, account] of this.accounts) {
+      if (account.kind === "UserBundleAccount") yield [address, { vault: account.vault, ...readUserIndexFields(account.data) }]
+    }
+  }
+
+  *keys(): MapIterator<string> {
+    for (const [address] of this.entries()) yield address
+  }
+
+  *values(): MapIterator<UserEntry> {
+    for (const [, entry] of this.entries()) yield entry
+  }
+
+  forEach(callback: (value: UserEntry, key: string, map: ReadonlyMap<string, UserEntry>) => void): void {
+    for (const [address, entry] of this.entries()) callback(entry, address, this)
+  }
+
+  [Symbol.iterator](): MapIterator<[string, UserEntry]> {
+    return this.entries()
+  }
+}
+
 export interface ReferrerEntry {
   readonly wallet: string
   readonly vault: string
@@ -67,7 +112,9 @@ const NO_CHANGES: ReadonlyArray<ProjectionChange> = []
 export class ProjectionState {
   readonly accounts = new Map<string, RawAccount>()
   readonly vaults = new Map<string, VaultView>()
-  readonly users = new Map<string, UserEntry>()
+  #userCount = 0
+  /** UserBundleAccounts (positions) by address. */
+  readonly users: ReadonlyMap<string, UserEntry> = new UserView(this.accounts, () => this.#userCount)
   readonly referrers = new Map<string, ReferrerEntry>()
   /** owner wallet -> its UserBundleAccount addresses */
   readonly positionsByOwner = new SetIndex()
@@ -111,21 +158,24 @@ export class ProjectionState {
     if (previous !== undefined && update.slot < previous.slot) return NO_CHANGES
     const changes: Array<ProjectionChange> = []
     if (previous !== undefined) this.#unindex(update.address, previous, changes)
+    const knownVault = vaultHint ?? previous?.vault ?? null
     if (update.data.length === 0 || update.owner !== this.programId) {
       this.accounts.delete(update.address)
       if (previous?.kind === "Bundle" && this.vaults.delete(update.address)) {
         changes.push({ _tag: "VaultChanged", vault: update.address })
       }
     } else {
-      const account: RawAccount = { owner: update.owner, slot: update.slot, data: update.data, kind: accountKind(update.data) }
+      const kind = accountKind(update.data)
+      const vault = kind === "UserBundleAccount" ? (knownVault ?? this.#resolveUserVault(update.address, update.data)) : null
+      const account: RawAccount = { owner: update.owner, slot: update.slot, data: update.data, kind, vault }
       this.accounts.set(update.address, account)
-      this.#index(update.address, account, changes, vaultHint)
+      this.#index(update.address, account, changes)
     }
     if (changes.length > 0) this.version++
     return changes
   }
 
-  #index(address: string, account: RawAccount, changes: Array<ProjectionChange>, vaultHint: string | null): void {
+  #index(address: string, account: RawAccount, changes: Array<ProjectionChange>): void {
     switch (account.kind) {
       case "Bundle":
         return this.#indexBundle(address, account.data, changes)
@@ -135,7 +185,7 @@ export class ProjectionState {
       case "ReferrerAccount":
         return this.#indexReferrer(address, account.data, changes)
       case "UserBundleAccount":
-        return this.#indexUser(address, account.data, changes, vaultHint)
+        return this.#indexUser(address, account, changes)
       case "Unrecognised":
         this.unrecognised.add(address)
         return
@@ -147,7 +197,7 @@ export class ProjectionState {
   #unindex(address: string, account: RawAccount, changes: Array<ProjectionChange>): void {
     switch (account.kind) {
       case "UserBundleAccount":
-        return this.#unindexUser(address, changes)
+        return this.#unindexUser(address, account, changes)
       case "ReferrerAccount": {
         const entry = this.referrers.get(address)
         if (entry === undefined) return
@@ -230,53 +280,49 @@ export class ProjectionState {
     changes.push({ _tag: "ReferrerChanged", wallet: entry.wallet, vault: entry.vault })
   }
 
-  #indexUser(address: string, data: Uint8Array, changes: Array<ProjectionChange>, vaultHint: string | null = null): void {
-    const fields = readUserIndexFields(data)
-    const vault = vaultHint ?? this.#resolveUserVault(address, data)
-    const entry: UserEntry = { vault, ...fields }
-    this.users.set(address, entry)
-    this.positionsByOwner.add(entry.owner, address)
-    if (entry.shares > 0n) this.activeOwners.set(entry.owner, (this.activeOwners.get(entry.owner) ?? 0) + 1)
-    if (vault !== null && entry.referrer !== null) {
-      const cohort = this.cohorts.getOrCreate(entry.referrer, vault, () => ({ users: new Set(), shares: 0n }))
+  #indexUser(address: string, account: RawAccount, changes: Array<ProjectionChange>): void {
+    const { owner, shares, referrer } = readUserIndexFields(account.data)
+    const vault = account.vault
+    this.#userCount++
+    this.positionsByOwner.add(owner, address)
+    if (shares > 0n) this.activeOwners.set(owner, (this.activeOwners.get(owner) ?? 0) + 1)
+    if (vault !== null && referrer !== null) {
+      const cohort = this.cohorts.getOrCreate(referrer, vault, () => ({ users: new Set(), shares: 0n }))
       cohort.users.add(address)
-      cohort.shares += entry.shares
-      this.referrersByVault.add(vault, entry.referrer)
-      changes.push({ _tag: "ReferrerChanged", wallet: entry.referrer, vault })
+      cohort.shares += shares
+      this.referrersByVault.add(vault, referrer)
+      changes.push({ _tag: "ReferrerChanged", wallet: referrer, vault })
     }
-    changes.push({ _tag: "UserChanged", account: address, owner: entry.owner, vault })
+    changes.push({ _tag: "UserChanged", account: address, owner, vault })
   }
 
-  #unindexUser(address: string, changes: Array<ProjectionChange>): void {
-    const entry = this.users.get(address)
-    if (entry === undefined) return
-    this.users.delete(address)
+  #unindexUser(address: string, account: RawAccount, changes: Array<ProjectionChange>): void {
+    const { owner, shares, referrer } = readUserIndexFields(account.data)
+    this.#userCount--
     this.#unresolvedUsers.delete(address)
-    this.positionsByOwner.remove(entry.owner, address)
-    if (entry.shares > 0n) {
-      const active = (this.activeOwners.get(entry.owner) ?? 1) - 1
-      if (active === 0) this.activeOwners.delete(entry.owner)
-      else this.activeOwners.set(entry.owner, active)
+    this.positionsByOwner.remove(owner, address)
+    if (shares > 0n) {
+      const active = (this.activeOwners.get(owner) ?? 1) - 1
+      if (active === 0) this.activeOwners.delete(owner)
+      else this.activeOwners.set(owner, active)
     }
-    if (entry.vault !== null && entry.referrer !== null) {
-      const cohort = this.cohorts.get(entry.referrer, entry.vault)
+    if (account.vault !== null && referrer !== null) {
+      const cohort = this.cohorts.get(referrer, account.vault)
       if (cohort !== undefined) {
         cohort.users.delete(address)
-        cohort.shares -= entry.shares
+        cohort.shares -= shares
         if (cohort.users.size === 0) {
-          this.cohorts.delete(entry.referrer, entry.vault)
-          if (this.registrations.get(entry.referrer, entry.vault) === undefined) {
-            this.referrersByVault.remove(entry.vault, entry.referrer)
+          this.cohorts.delete(referrer, account.vault)
+          if (this.registrations.get(referrer, account.vault) === undefined) {
+            this.referrersByVault.remove(account.vault, referrer)
           }
         }
       }
-      changes.push({ _tag: "ReferrerChanged", wallet: entry.referrer, vault: entry.vault })
+      changes.push({ _tag: "ReferrerChanged", wallet: referrer, vault: account.vault })
     }
   }
 
   #resolveUserVault(address: string, data: Uint8Array): string | null {
-    const known = this.users.get(address)?.vault
-    if (known !== undefined && known !== null) return known
     const accountBytes = decodeBase58Bytes32(address)
     if (accountBytes === null) return null
     const index = findUserVault(this.#programBytes, ownerBytes(data), accountBytes, this.#vaultKeyBytes)
@@ -291,9 +337,13 @@ export class ProjectionState {
   #retryUnresolvedUsers(changes: Array<ProjectionChange>): void {
     for (const address of [...this.#unresolvedUsers]) {
       const raw = this.accounts.get(address)
-      if (raw === undefined) continue
-      this.#unindexUser(address, changes)
-      this.#indexUser(address, raw.data, changes)
+      if (raw === undefined || raw.kind !== "UserBundleAccount") continue
+      const vault = this.#resolveUserVault(address, raw.data)
+      if (vault === null) continue
+      this.#unindexUser(address, raw, changes)
+      const resolved: RawAccount = { ...raw, vault }
+      this.accounts.set(address, resolved)
+      this.#indexUser(address, resolved, changes)
     }
   }
 }
