@@ -7,6 +7,10 @@ interface Entry {
 
 // Subcommands load lazily so `inspect` does not pay for the server's imports.
 const commands: Record<string, Entry> = {
+  bench: {
+    summary: "run the benchmarks (npm run bench)",
+    load: async () => (await import("./commands/bench.ts")).bench
+  },
   serve: {
     summary: "run the gateway (sandbox chain and embedded Postgres unless configured otherwise)",
     load: async () => (await import("./commands/serve.ts")).serve

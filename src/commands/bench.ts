@@ -1,0 +1,43 @@
+import { EXIT_USAGE, type Command } from "./Command.ts"
+
+/** The benchmarks of `test/bench`, each a module exporting `run(): Promise<Record<string, number>>`. */
+const BENCHMARKS = {
+  projectionApply: "projection apply (decode + reduce + index) vs decode-only, same updates",
+  httpTransport: "GET /status through the contract transport vs bare uWS, same client, same run",
+  txBuild: "unsigned transaction builds with a cached blockhash",
+  checkpointRestore: "checkpoint write and restart to live with 1M positions (BENCH_ACCOUNTS to change)"
+} as const
+
+type BenchmarkName = keyof typeof BENCHMARKS
+
+const HELP = `usage: vault-gateway bench [name ...]
+
+Runs the benchmarks (all by default) and prints their figures; ratios are measured side by side in
+one run, since absolute times drift on shared machines.
+
+${Object.entries(BENCHMARKS).map(([name, what]) => `  ${name.padEnd(18)} ${what}`).join("\n")}
+`
+
+const isBenchmark = (name: string): name is BenchmarkName => Object.hasOwn(BENCHMARKS, name)
+
+export const bench: Command = {
+  run: async (args) => {
+    if (args.includes("--help") || args.includes("-h")) {
+      process.stdout.write(HELP)
+      return 0
+    }
+    const unknown = args.filter((name) => !isBenchmark(name))
+    if (unknown.length > 0) {
+      process.stderr.write(`vault-gateway bench: unknown benchmark '${unknown[0]}'\n${HELP}`)
+      return EXIT_USAGE
+    }
+    const names = args.length > 0 ? (args as Array<BenchmarkName>) : (Object.keys(BENCHMARKS) as Array<BenchmarkName>)
+    for (const name of names) {
+      process.stdout.write(`\n== ${name}: ${BENCHMARKS[name]}\n`)
+      const module = (await import(`../../test/bench/${name}.ts`)) as { run: () => Promise<Record<string, number>> }
+      const figures = await module.run()
+      for (const [figure, value] of Object.entries(figures)) process.stdout.write(`  ${figure}: ${value}\n`)
+    }
+    return 0
+  }
+}
