@@ -44,6 +44,8 @@ export class PartnerKeyStoreError extends Data.TaggedError("PartnerKeyStoreError
   readonly cause: unknown
 }> {}
 
+export type Invalidation = { readonly _tag: "Listening" } | { readonly _tag: "Changed"; readonly hash: string }
+
 /** How long a rotated key stays valid (spec §3, §8). */
 export const ROTATION_GRACE_SECONDS = 60
 
@@ -62,7 +64,10 @@ export class PartnerKeys extends Context.Tag("PartnerKeys")<
     /** A replacement with the same name, owner, environment and quota; the old key expires in 60 s. */
     readonly rotate: (id: string) => Effect.Effect<IssuedKey & { readonly previous: PartnerKeyRecord }, PartnerKeyNotFound | PartnerKeyStoreError>
     readonly findByHash: (hash: string) => Effect.Effect<Option.Option<PartnerKeyRecord>, PartnerKeyStoreError>
-    /** Key hashes whose record changed, from any instance. */
-    readonly invalidations: Stream.Stream<string, PartnerKeyStoreError>
+    /**
+     * Changes from any instance: first `Listening` once no later change can be missed (and again
+     * after any reconnection), then the hash of each key whose record changed.
+     */
+    readonly invalidations: Stream.Stream<Invalidation, PartnerKeyStoreError>
   }
 >() {}

@@ -1,5 +1,5 @@
-import { Effect, Schedule, type Scope, Stream } from "effect"
-import type { PartnerKeyRecord } from "../../services/PartnerKeys.ts"
+import { Deferred, Effect, Schedule, type Scope, Stream } from "effect"
+import type { Invalidation, PartnerKeyRecord } from "../../services/PartnerKeys.ts"
 
 export interface KeyRecordCacheOptions {
   /** How long a found record is trusted without news from Postgres (≤ 30 s: the revocation bound). */
@@ -8,6 +8,8 @@ export interface KeyRecordCacheOptions {
   readonly negativeTtlMs: number
   /** Unknown hashes remembered at most (anyone can send random keys). */
   readonly maxNegative?: number
+  /** How long start-up waits for the invalidation listener. */
+  readonly listenTimeoutMs?: number
 }
 
 interface Entry {
@@ -18,12 +20,13 @@ interface Entry {
 /**
  * Key records by key hash, in memory. A hit costs no I/O; a miss reads Postgres once and is cached
  * (unknown hashes briefly). Entries expire after a short TTL, and `invalidations` (Postgres NOTIFY
- * from every instance's revoke and rotate) drop them at once. When the listener fails, everything
- * is dropped (a notification may have been missed) and it reconnects.
+ * from every instance's revoke and rotate) drop them at once. Whenever the listener (re)starts,
+ * everything is dropped (a notification may have been missed). Construction waits (a bounded
+ * time) until the listener is live, so a revocation right after start-up is not missed.
  */
 export const makeKeyRecordCache = <E, E2>(
   find: (hash: string) => Effect.Effect<PartnerKeyRecord | null, E>,
-  invalidations: Stream.Stream<string, E2>,
+  invalidations: Stream.Stream<Invalidation, E2>,
   options: KeyRecordCacheOptions
 ): Effect.Effect<{ readonly lookup: (hash: string) => Effect.Effect<PartnerKeyRecord | null, E> }, never, Scope.Scope> =>
   Effect.gen(function*() {
@@ -43,11 +46,19 @@ export const makeKeyRecordCache = <E, E2>(
       unknown.clear()
     }
 
-    yield* Stream.runForEach(invalidations, (hash) => Effect.sync(() => invalidate(hash))).pipe(
+    const listening = yield* Deferred.make<void>()
+    yield* Stream.runForEach(invalidations, (change) =>
+      change._tag === "Changed"
+        ? Effect.sync(() => invalidate(change.hash))
+        : Effect.zipRight(Effect.sync(clear), Deferred.succeed(listening, undefined))).pipe(
       Effect.tapError((error) => Effect.logWarning("partner key invalidation listener failed; reconnecting", error)),
       Effect.ensuring(Effect.sync(clear)),
       Effect.retry(Schedule.spaced("1 second")),
       Effect.forkScoped
+    )
+    yield* Deferred.await(listening).pipe(
+      Effect.timeout(options.listenTimeoutMs ?? 10_000),
+      Effect.catchAll(() => Effect.logWarning("partner key invalidations are not live yet; relying on the cache TTL"))
     )
 
     const store = (hash: string, record: PartnerKeyRecord | null, now: number) => {

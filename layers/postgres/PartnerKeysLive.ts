@@ -1,6 +1,8 @@
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, Option, Redacted, Stream } from "effect"
+import { randomUUID } from "node:crypto"
+import { Deferred, Effect, Layer, Option, Redacted, Stream } from "effect"
 import {
+  type Invalidation,
   type IssueKey,
   PartnerKeyNotFound,
   type PartnerKeyRecord,
@@ -13,6 +15,8 @@ import type { Cluster } from "../../src/config.ts"
 
 /** NOTIFY channel: the payload is the hash of a key whose record changed. */
 export const PARTNER_KEY_CHANNEL = "partner_key_changed"
+
+const LISTENING_TOKEN = "listening:"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -145,7 +149,25 @@ export const PartnerKeysLive = Layer.effect(
           Effect.mapError(storeError("looking up a partner key")),
           Effect.withSpan("PartnerKeys.findByHash")
         ),
-      invalidations: sql.listen(PARTNER_KEY_CHANNEL).pipe(Stream.mapError(storeError("listening for partner key changes")))
+      invalidations: Stream.unwrap(
+        Effect.gen(function*() {
+          // LISTEN takes effect at some point after the stream starts; a notification of our own
+          // coming back proves it has, so `Listening` is only emitted then.
+          const token = `${LISTENING_TOKEN}${randomUUID()}`
+          const seen = yield* Deferred.make<void>()
+          const ping = announce(token).pipe(Effect.delay("100 millis"), Effect.forever, Effect.raceFirst(Deferred.await(seen)))
+          return sql.listen(PARTNER_KEY_CHANNEL).pipe(
+            Stream.merge(Stream.drain(Stream.fromEffect(ping))),
+            Stream.filterMap((payload): Option.Option<Invalidation> => {
+              if (payload === token) {
+                Deferred.unsafeDone(seen, Effect.void)
+                return Option.some({ _tag: "Listening" })
+              }
+              return payload.startsWith(LISTENING_TOKEN) ? Option.none() : Option.some({ _tag: "Changed", hash: payload })
+            })
+          )
+        })
+      ).pipe(Stream.mapError(storeError("listening for partner key changes")))
     }
   })
 )
