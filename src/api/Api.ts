@@ -3,6 +3,7 @@ import { VERSION } from "../version.ts"
 import { BadRequestResponse, HeadersTooLargeResponse, InternalErrorResponse, UriTooLongResponse } from "./errors.ts"
 import { withoutHttpApiDecodeError } from "./openApiTransform.ts"
 import { SystemApi } from "./system/SystemApi.ts"
+import { LegacyApi } from "./legacy/LegacyApi.ts"
 import { PlatformApi } from "./platform/PlatformApi.ts"
 import { UsersApi } from "./users/UsersApi.ts"
 import { VaultsApi } from "./vaults/VaultsApi.ts"
@@ -17,6 +18,7 @@ export const Api = HttpApi.make("vault-gateway")
   .add(VaultsApi)
   .add(UsersApi)
   .add(PlatformApi)
+  .add(LegacyApi)
   .addError(BadRequestResponse)
   .addError(UriTooLongResponse)
   .addError(HeadersTooLargeResponse)

@@ -1,7 +1,15 @@
 import { Layer } from "effect"
+import { LegacyDeprecationLive } from "./legacy/LegacyDeprecation.ts"
+import { LegacyHandlersLive } from "./legacy/LegacyHandlers.ts"
 import { PlatformHandlersLive } from "./platform/PlatformHandlers.ts"
 import { UsersHandlersLive } from "./users/UsersHandlers.ts"
 import { VaultsHandlersLive } from "./vaults/VaultsHandlers.ts"
 
 /** The handlers of every read group served from the projection (they need `Projection` and `Prices`). */
-export const ReadHandlersLive = Layer.mergeAll(VaultsHandlersLive, UsersHandlersLive, PlatformHandlersLive)
+export const ReadHandlersLive = Layer.mergeAll(
+  VaultsHandlersLive,
+  UsersHandlersLive,
+  PlatformHandlersLive,
+  LegacyHandlersLive,
+  LegacyDeprecationLive
+)

@@ -137,7 +137,17 @@ describe("fuzz: thousands of malformed requests, no 5xx, the server still answer
       Effect.gen(function*() {
         const control = yield* ProjectionControl
         yield* control.setStatus(liveStatus(5_000))
-        const targets: Array<Target> = ["/health", "/status", "/ready", "/openapi.json", "/nope", "/"].map((path) => [path, ["GET"]])
+        const reads = [
+          "/v2/vaults",
+          `/v2/vault/${ADDRESS}`,
+          `/v2/vault/${ADDRESS}/user/${ADDRESS}/balance`,
+          `/v2/vault/${ADDRESS}/user/${ADDRESS}/pending`,
+          `/v2/user/${ADDRESS}/portfolio`,
+          "/v2/platform/stats",
+          "/api/v1/vaults",
+          "/api/v1/vault/76/config"
+        ]
+        const targets: Array<Target> = ["/health", "/status", "/ready", "/openapi.json", "/nope", "/", ...reads].map((path) => [path, ["GET"]])
         yield* fuzz(targets, 1, 1500, "/health")
       }), { timeout: 120_000 })
   })

@@ -1,0 +1,32 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { NotFoundResponse, ProjectionUnavailableResponse } from "../errors.ts"
+import { LegacyDeprecation } from "./LegacyDeprecation.ts"
+import { VaultConfig } from "./vaultConfig.ts"
+
+/** A legacy numeric vault id (the registry's `vaultId`). */
+export const LegacyVaultId = Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 999_999_999_999)).annotations({
+  description: "legacy numeric vault id"
+})
+
+/**
+ * The legacy v1 reads (spec §4.6, §9): bare objects, numeric ids, JSON-number amounts, each answer
+ * marked `Deprecation` with a `Link` to its v2 successor. Only vaults of the ntbundle program exist here.
+ */
+export const LegacyApi = HttpApiGroup.make("legacy")
+  .add(
+    HttpApiEndpoint.get("vaults", "/api/v1/vaults")
+      .addSuccess(Schema.Array(VaultConfig))
+      .annotate(OpenApi.Summary, "Deprecated: use GET /v2/vaults. Registry vaults present on the program")
+  )
+  .add(
+    HttpApiEndpoint.get("config", "/api/v1/vault/:vaultId/config")
+      .setPath(Schema.Struct({ vaultId: LegacyVaultId }))
+      .addSuccess(VaultConfig)
+      .addError(NotFoundResponse)
+      .annotate(OpenApi.Summary, "Deprecated: use GET /v2/vault/{vaultAddress}. 404 for ids with no ntbundle vault")
+  )
+  .addError(ProjectionUnavailableResponse)
+  .middleware(LegacyDeprecation)
+  .annotate(OpenApi.Deprecated, true)
+  .annotate(OpenApi.Title, "Legacy v1")

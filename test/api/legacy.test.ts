@@ -1,0 +1,89 @@
+import { describe, expect, it, layer } from "@effect/vitest"
+import type { Address } from "@solana/kit"
+import { Effect } from "effect"
+import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
+import { fetchJson } from "../support/httpFetch.ts"
+import { gatewayClient, gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
+import { liveStatus } from "../support/projectionTest.ts"
+import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+
+const MASTER = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address // id 76
+const FUNDING_ARB = "nE1x7KQq2sm3GQrafQUUdBkSPPT52FmiMM9qAS1dgnC" as Address // id 48
+const UNLISTED = "BUNDeH5A4c47bcEoAjBhN3sCjLgYnRsmt9ibMztqVkC9" as Address
+const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" as Address
+
+const fixture = new VaultStateFixture()
+  .vault(MASTER, {
+    bundle: {
+      assetAddress: USDC, minDepositAmount: 5_000_000n, maxDepositAmount: 2_500_000_000_000n,
+      managementFeeBps: 100, withdrawalFee: 30, withdrawalDelay: 86_400n, withdrawalTMax: 604_800n
+    }
+  })
+  .vault(FUNDING_ARB, { bundle: { assetAddress: USDC } })
+  .vault(UNLISTED)
+
+describe("legacy v1 reads", () => {
+  layer(gatewayForTest({ state: fixture.state, initial: liveStatus(1_000) }), { excludeTestServices: true })((it) => {
+    it.effect("GET /api/v1/vault/{id}/config: a bare VaultConfig with JSON numbers, Deprecation and a Link to v2", () =>
+      Effect.gen(function*() {
+        const url = yield* serverUrl
+        const response = yield* fetchJson(`${url}/api/v1/vault/76/config`)
+        expect(response.status).toBe(200)
+        expect(response.headers.get("deprecation")).toBe("true")
+        expect(response.headers.get("link")).toBe(`</v2/vault/${MASTER}>; rel="successor-version"`)
+        expect(response.body).toEqual({
+          vaultId: 76,
+          name: "Master Bundle",
+          subname: null,
+          type: "Bundle",
+          category: "Master Vault",
+          chain: "solana",
+          vaultAddress: MASTER,
+          depositToken: "USDC",
+          depositTokenAddress: USDC,
+          depositTokenDecimals: 6,
+          tvlCap: 2_500_000,
+          minDepositAmount: 5,
+          minWithdrawAmount: null,
+          depositLock: 86_400,
+          redeemLock: 604_800,
+          processFrequency: null,
+          processTime: null,
+          performanceFee: 0,
+          managementFee: 1,
+          depositFee: 0,
+          withdrawalFee: 0.3,
+          enabled: true,
+          private: false,
+          deprecated: false,
+          ntMultiplier: 2,
+          bundleProgramId: NTBUNDLE_PROGRAM_ID
+        })
+      }))
+
+    it.effect("GET /api/v1/vaults: catalog vaults present on the program, bare array", () =>
+      Effect.gen(function*() {
+        const client = yield* gatewayClient
+        const vaults = yield* client.legacy.vaults()
+        expect(vaults.map((vault) => vault.vaultId)).toEqual([48, 76])
+        const url = yield* serverUrl
+        const raw = yield* fetchJson(`${url}/api/v1/vaults`)
+        expect(raw.headers.get("link")).toBe(`</v2/vaults>; rel="successor-version"`)
+        expect(Array.isArray(raw.body)).toBe(true)
+        expect(vaults.some((vault) => vault.vaultAddress === UNLISTED)).toBe(false)
+      }))
+
+    it.effect("ids with no ntbundle vault are 404; non-numeric ids 400", () =>
+      Effect.gen(function*() {
+        const url = yield* serverUrl
+        for (const id of ["1", "49", "999999"]) { // 1: a Drift vault; 49: registry vault not on this chain
+          const response = yield* fetchJson(`${url}/api/v1/vault/${id}/config`)
+          expect(response.status).toBe(404)
+          expect(response.body.error).toBe("VAULT_NOT_FOUND")
+          expect(response.headers.get("deprecation")).toBe("true")
+        }
+        const malformed = yield* fetchJson(`${url}/api/v1/vault/abc/config`)
+        expect(malformed.status).toBe(400)
+      }))
+  })
+})
