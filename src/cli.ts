@@ -19,6 +19,10 @@ const commands: Record<string, Entry> = {
     summary: "decode ntbundle account data, events and transactions offline (JSON on stdout)",
     load: async () => (await import("./commands/inspect.ts")).inspect
   },
+  keys: {
+    summary: "issue, list, revoke and rotate partner API keys",
+    load: async () => (await import("./commands/keys.ts")).keys
+  },
   sandbox: {
     summary: "run the local Solana sandbox chain (JSON-RPC on --port, PubSub on --port + 1)",
     load: async () => (await import("./commands/sandbox.ts")).sandbox
