@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import type { ApiGroupImplementations } from "../../src/api/handlers.ts"
 import type { ApiMiddlewareImplementations } from "../../src/api/middleware.ts"
 import { compileRoutes } from "./compileRoutes.ts"
+import { corsPreflight } from "./cors.ts"
 import { methodNotAllowed } from "./fixedRoutes.ts"
 import { HttpServer } from "./HttpServer.ts"
 import { defaultHttpLimits, type HttpLimits } from "./limits.ts"
@@ -38,12 +39,15 @@ export const ApiRoutesLive = <Id extends string, Groups extends HttpApiGroup.Htt
       const limits: HttpLimits = { ...defaultHttpLimits, ...options.limits }
       const routes = yield* Effect.try(() => compileRoutes(api as unknown as HttpApi.HttpApi.Any, context, limits)).pipe(Effect.orDie)
       const methodsByPattern = new Map<string, Array<string>>()
+      const publicPatterns = new Set<string>()
       for (const route of routes) {
         server.route(route.method, route.pattern, serveRoute(route, runtime, limits, options.traceRequests === true))
         const methods = methodsByPattern.get(route.pattern) ?? []
         methods.push(route.method)
         methodsByPattern.set(route.pattern, methods)
+        if (route.cors) publicPatterns.add(route.pattern)
       }
+      for (const pattern of publicPatterns) server.route("OPTIONS", pattern, corsPreflight(methodsByPattern.get(pattern)!))
       for (const [pattern, methods] of methodsByPattern) server.route("ANY", pattern, methodNotAllowed(methods))
       yield* Effect.logDebug(`serving ${routes.length} API routes`)
     }).pipe(Effect.withSpan("ApiRoutes.register"))

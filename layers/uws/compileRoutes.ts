@@ -1,7 +1,7 @@
 import { HttpApi, type HttpApiEndpoint, type HttpApiGroup } from "@effect/platform"
 import { Context, Either, Option, ParseResult, Schema, type SchemaAST } from "effect"
 import type { Effect } from "effect"
-import { CacheControl, MaxBodyBytes } from "../../src/api/annotations.ts"
+import { CacheControl, MaxBodyBytes, PublicCors } from "../../src/api/annotations.ts"
 import { groupImplementationTag } from "../../src/api/handlers.ts"
 import { middlewareImplementationTag, type MiddlewareRuntime } from "../../src/api/middleware.ts"
 import { PreEncoded } from "../../src/api/preEncoded.ts"
@@ -26,6 +26,8 @@ export interface CompiledRoute {
   readonly middleware: ReadonlyArray<MiddlewareRuntime>
   readonly cacheControl: string
   readonly maxBodyBytes: number
+  /** A public route: CORS headers on every answer, `OPTIONS` preflight served. */
+  readonly cors: boolean
 }
 
 export interface EncodedSuccess {
@@ -115,7 +117,8 @@ export const compileRoutes = (
         handler,
         middleware: middlewareRuntimes,
         cacheControl: Context.getOrElse(mergedAnnotations, CacheControl, () => "no-store"),
-        maxBodyBytes: Context.getOrElse(mergedAnnotations, MaxBodyBytes, () => limits.maxBodyBytes)
+        maxBodyBytes: Context.getOrElse(mergedAnnotations, MaxBodyBytes, () => limits.maxBodyBytes),
+        cors: Context.getOrElse(mergedAnnotations, PublicCors, () => false)
       })
     }
   })

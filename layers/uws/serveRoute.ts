@@ -4,6 +4,7 @@ import { HeadersTooLarge, PayloadTooLarge, UriTooLong } from "../../src/api/erro
 import type { RequestInfo } from "../../src/api/handlers.ts"
 import type { MiddlewareRuntime } from "../../src/api/middleware.ts"
 import type { CompiledRoute } from "./compileRoutes.ts"
+import { CORS_HEADERS } from "./cors.ts"
 import { errorToHttp, failureToHttp, globalErrorTable, type HttpFailure } from "./errorMapping.ts"
 import type { RouteHandler } from "./HttpServer.ts"
 import type { HttpLimits } from "./limits.ts"
@@ -62,9 +63,11 @@ export const serveRoute = (
       )
     )
 
+  const corsHeaders: HeaderList = route.cors ? CORS_HEADERS : []
+
   const writeFailure = (res: HttpResponse, requestId: string, failure: HttpFailure, extra: HeaderList, close = false) => {
     if (failure.unexpected !== undefined) logUnexpected(requestId, failure.unexpected)
-    writeResponse(res, failure.status, requestId, [["content-type", JSON_CONTENT_TYPE], ...failure.headers], failure.body, {
+    writeResponse(res, failure.status, requestId, [["content-type", JSON_CONTENT_TYPE], ...corsHeaders, ...failure.headers], failure.body, {
       close,
       extraHeaders: extra
     })
@@ -73,7 +76,7 @@ export const serveRoute = (
   const reject = (res: HttpResponse, requestId: string, error: unknown, close = false) =>
     writeFailure(res, requestId, errorToHttp(route.errors, error, requestId), [], close)
 
-  const successHeaders: HeaderList = [["content-type", JSON_CONTENT_TYPE], ["cache-control", route.cacheControl]]
+  const successHeaders: HeaderList = [["content-type", JSON_CONTENT_TYPE], ["cache-control", route.cacheControl], ...corsHeaders]
 
   const writeExit = (res: HttpResponse, requestId: string, exit: Exit.Exit<unknown, unknown>, extra: HeaderList) => {
     if (Exit.isSuccess(exit)) {

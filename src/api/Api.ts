@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { VERSION } from "../version.ts"
 import { BadRequestResponse, HeadersTooLargeResponse, InternalErrorResponse, UriTooLongResponse } from "./errors.ts"
 import { withoutHttpApiDecodeError } from "./openApiTransform.ts"
+import { BuildsApi } from "./builds/BuildsApi.ts"
 import { SystemApi } from "./system/SystemApi.ts"
 import { LegacyApi } from "./legacy/LegacyApi.ts"
 import { PlatformApi } from "./platform/PlatformApi.ts"
@@ -15,6 +16,7 @@ import { VaultsApi } from "./vaults/VaultsApi.ts"
  */
 export const Api = HttpApi.make("vault-gateway")
   .add(SystemApi)
+  .add(BuildsApi)
   .add(VaultsApi)
   .add(UsersApi)
   .add(PlatformApi)

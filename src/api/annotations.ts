@@ -12,3 +12,9 @@ export class MaxBodyBytes extends Context.Tag("vault-gateway/api/MaxBodyBytes")<
 
 /** `Cache-Control` of successful responses; the default is `no-store` (reads reflect live state). */
 export class CacheControl extends Context.Tag("vault-gateway/api/CacheControl")<CacheControl, string>() {}
+
+/**
+ * A public route browsers call directly: every answer carries CORS headers and `OPTIONS` preflight
+ * is answered. Partner routes never set it (a key never belongs in a browser).
+ */
+export class PublicCors extends Context.Tag("vault-gateway/api/PublicCors")<PublicCors, boolean>() {}

@@ -11,6 +11,9 @@ import { NoPricesLive } from "../../services/Prices.ts"
 import type { ProjectionState } from "../../src/domain/projection/state.ts"
 import type { ProjectionStatus } from "../../src/domain/status.ts"
 import { ProjectionTest } from "./projectionTest.ts"
+import { BuildsLive } from "../../src/api/builds/BuildsLive.ts"
+import { BuildStandIns } from "./buildStandIns.ts"
+
 
 /** A real uWS server on a free loopback port, serving `routes` (registered before it listens). */
 export const listenForTest = <E, R>(routes: Layer.Layer<never, E, R>) =>
@@ -18,12 +21,21 @@ export const listenForTest = <E, R>(routes: Layer.Layer<never, E, R>) =>
 
 /** The gateway's HTTP API as `serve` composes it, over a `ProjectionTest` the test controls. */
 export const gatewayForTest = (
-  options: { readonly initial?: ProjectionStatus; readonly limits?: Partial<HttpLimits>; readonly state?: ProjectionState } = {}
+  options: {
+    readonly initial?: ProjectionStatus
+    readonly limits?: Partial<HttpLimits>
+    readonly state?: ProjectionState
+    /** Per-IP build limit (default 20 per 60 s, the service default). */
+    readonly buildsPerMinute?: number
+  } = {}
 ) => {
+  const builds = BuildsLive({ perIp: { limit: options.buildsPerMinute ?? 20, windowSeconds: 60 }, trustProxy: false }).pipe(
+    Layer.provide(BuildStandIns)
+  )
   const routes = Layer.mergeAll(
     ApiRoutesLive(Api, options.limits === undefined ? {} : { limits: options.limits }),
     DocsRoutesLive(Api)
-  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive).pipe(Layer.provide(NoPricesLive))))
+  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, builds).pipe(Layer.provide(NoPricesLive))))
   return listenForTest(routes).pipe(
     Layer.provideMerge(
       ProjectionTest({

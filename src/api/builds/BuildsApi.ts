@@ -1,0 +1,80 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { MaxBodyBytes, PublicCors } from "../annotations.ts"
+import { PayloadTooLargeResponse, ProjectionUnavailableResponse } from "../errors.ts"
+import { Address } from "../schemas.ts"
+import { BlockhashUnavailableResponse, MalformedRequestResponse, UnknownVaultResponse } from "./buildErrors.ts"
+import { BuildMeter } from "./BuildMeter.ts"
+
+/** The build core validates the fields one by one (stable 400 codes), so the contract takes any JSON object. */
+const BuildBody = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ identifier: "BuildRequest" })
+
+const answer = (identifier: string, description: string) =>
+  Schema.Struct({
+    success: Schema.Literal(true),
+    data: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+  }).annotations({ identifier, description })
+
+const VaultPath = Schema.Struct({ vaultAddress: Address })
+
+/** Builder bodies are a few hundred bytes; anything near this limit is not a build request. */
+const BUILD_BODY_LIMIT_BYTES = 4096
+
+const ACCEPTED_OR_REFUSED =
+  "Accepted: an unsigned v0 transaction (fee payer and only signer = userAddress, signature slot empty, no lookup tables) " +
+  "and the same instructions in the legacy wire shape. Refused by policy: HTTP 200 with validation.accepted = false and " +
+  "rejectionReasons, no transaction."
+
+const builder = <const Name extends "deposit" | "withdraw">(name: Name, body: string) =>
+  HttpApiEndpoint.post(name, `/v2/vault/:vaultAddress/tx/${name}`)
+    .setPath(VaultPath)
+    .setPayload(BuildBody)
+    .addSuccess(answer(`${name[0]!.toUpperCase()}${name.slice(1)}Build`, ACCEPTED_OR_REFUSED))
+    .addError(MalformedRequestResponse)
+    .addError(UnknownVaultResponse)
+    .addError(PayloadTooLargeResponse)
+    .addError(ProjectionUnavailableResponse)
+    .addError(BlockhashUnavailableResponse)
+    .middleware(BuildMeter)
+    .annotate(MaxBodyBytes, BUILD_BODY_LIMIT_BYTES)
+    .annotate(PublicCors, true)
+    .annotate(OpenApi.Description, `${body} Public (no key), CORS, metered per client IP. ${ACCEPTED_OR_REFUSED}`)
+
+const ESTIMATES =
+  "Estimates from projected state only, no RPC call: shares are minted at the price of the keeper's processing, a " +
+  "withdrawal's value moves during its cooldown, and user-specific conditions (balance, allowlist, pending requests, " +
+  "fee overrides) are not checked."
+
+/** Public unsigned transaction builders and their previews. */
+export const BuildsApi = HttpApiGroup.make("builds")
+  .add(
+    builder("deposit", "Body {userAddress, amountRaw, code?, referrer?, requireAttribution?, priorityFeeMicroLamports?}.")
+      .annotate(OpenApi.Summary, "Build an unsigned deposit transaction")
+  )
+  .add(
+    builder("withdraw", "Body {userAddress, amountRaw} or {userAddress, withdrawAll: true}, plus priorityFeeMicroLamports?.")
+      .annotate(OpenApi.Summary, "Build an unsigned withdrawal request transaction")
+  )
+  .add(
+    HttpApiEndpoint.get("previewDeposit", "/v2/vault/:vaultAddress/simulate-deposit")
+      .setPath(VaultPath)
+      .setUrlParams(Schema.Struct({ amountRaw: Schema.optional(Schema.String) }))
+      .addSuccess(answer("DepositPreview", ESTIMATES))
+      .addError(MalformedRequestResponse)
+      .addError(UnknownVaultResponse)
+      .addError(ProjectionUnavailableResponse)
+      .annotate(OpenApi.Summary, "Preview a deposit: fee, net and estimated shares (estimates)")
+      .annotate(OpenApi.Description, ESTIMATES)
+  )
+  .add(
+    HttpApiEndpoint.get("previewWithdraw", "/v2/vault/:vaultAddress/simulate-withdraw")
+      .setPath(VaultPath)
+      .setUrlParams(Schema.Struct({ sharesRaw: Schema.optional(Schema.String), amountRaw: Schema.optional(Schema.String) }))
+      .addSuccess(answer("WithdrawPreview", ESTIMATES))
+      .addError(MalformedRequestResponse)
+      .addError(UnknownVaultResponse)
+      .addError(ProjectionUnavailableResponse)
+      .annotate(OpenApi.Summary, "Preview a withdrawal: value, fee, net, cooldown (estimates)")
+      .annotate(OpenApi.Description, ESTIMATES)
+  )
+  .annotate(OpenApi.Title, "Builds")
