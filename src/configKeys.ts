@@ -22,14 +22,12 @@ export const keysConfig = (cluster: Cluster): Config.Config<KeysConfig> =>
     quotaWindowSeconds: positive("KEY_QUOTA_WINDOW_SECONDS", 600),
     sandboxPartnerKey: cluster === "sandbox"
       ? Config.option(
-        Config.redacted("SANDBOX_PARTNER_KEY").pipe(
+        Config.string("SANDBOX_PARTNER_KEY").pipe(
           Config.validate({
             message: `Expected a sandbox key starting with ${KEY_PREFIXES.sandbox}`,
-            validation: (key) => {
-              const text = Redacted.value(key)
-              return text.startsWith(KEY_PREFIXES.sandbox) && text.length >= KEY_PREFIXES.sandbox.length + 16
-            }
-          })
+            validation: (key) => key.startsWith(KEY_PREFIXES.sandbox) && key.length >= KEY_PREFIXES.sandbox.length + 16
+          }),
+          Config.map(Redacted.make)
         )
       )
       : Config.succeed(Option.none())

@@ -76,7 +76,7 @@ export const PartnerKeyLive = (options: PartnerKeyOptions) =>
             limit: record.quotaLimit ?? defaultQuota.limit,
             windowSeconds: record.quotaWindowSeconds ?? defaultQuota.windowSeconds
           }
-          return Effect.flatMap(limiter.consume(record.id, quota), (decision) =>
+          return Effect.flatMap(limiter.consume(`key:${record.id}`, quota), (decision) =>
             decision.allowed
               ? Effect.succeed({
                 provides: { keyId: record.id, name: record.name, ownerWallet: record.ownerWallet, environment: record.environment },
