@@ -16,6 +16,15 @@ import { EXIT_USAGE, type Command } from "./Command.ts"
 import { IngestionLive } from "./ingestion.ts"
 import { keysConfig } from "../configKeys.ts"
 import { PartnerAuthLive, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
+import { BuildsLive } from "../api/builds/BuildsLive.ts"
+import { buildMeterConfig } from "../api/builds/buildConfig.ts"
+import { BuilderCodesLive } from "../../layers/postgres/BuilderCodesLive.ts"
+import { RateLimiterMemory } from "../../layers/memory/RateLimiterMemory.ts"
+import {
+  ChainBuildHandoffLive,
+  ChainBuildServicesFromHandoff,
+  PublishChainBuildServices
+} from "../../layers/solana/ChainBuildServices.ts"
 
 const HELP = `usage: vault-gateway serve
 
@@ -23,7 +32,7 @@ Runs the gateway. Configuration comes from the environment (see the README):
   HOST, PORT, DATABASE_URL, RPC_URL, RPC_WS_URL, CLUSTER, PROGRAM_ID, DATA_DIR, LOG_LEVEL,
   LOG_FORMAT, CHECKPOINT_SECONDS, MAX_LAG_SLOTS, HISTORY_SINCE and, without RPC_URL, SANDBOX_SEED,
   SANDBOX_USERS, SANDBOX_BUILDERS, SANDBOX_ACTIVITY, SANDBOX_HISTORY_DAYS, SANDBOX_SLOT_MS,
-  SANDBOX_RPC_PORT, SANDBOX_PARTNER_KEY, KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS
+  SANDBOX_RPC_PORT, SANDBOX_PARTNER_KEY, KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS, BUILD_RATE_LIMIT, BUILD_RATE_WINDOW_SECONDS, TRUST_PROXY
 `
 
 export const serve: Command = {
@@ -39,7 +48,7 @@ export const serve: Command = {
     const config = await Effect.runPromise(
       Effect.either(
         Effect.flatMap(appConfig, (app) =>
-          Effect.map(Effect.all([ingestConfig(app.cluster), sandboxConfig]), ([ingest, sandbox]) => ({ app, ingest, sandbox }))
+          Effect.map(Effect.all([ingestConfig(app.cluster), sandboxConfig, buildMeterConfig]), ([ingest, sandbox, buildMeter]) => ({ app, ingest, sandbox, buildMeter }))
         )
       )
     )
@@ -47,11 +56,14 @@ export const serve: Command = {
       process.stderr.write(`vault-gateway: ${describeConfigError(config.left)}\n`)
       return EXIT_USAGE
     }
-    const { app: appSettings, ingest, sandbox } = config.right
+    const { app: appSettings, ingest, sandbox, buildMeter } = config.right
     const { host, port, databaseUrl, dataDir } = appSettings
     const database = DatabaseLive({ url: databaseUrl, dataDir })
-    const projection = ProjectionInBackground(IngestionLive(appSettings, ingest, sandbox)).pipe(Layer.provide(database))
-    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive).pipe(Layer.provide(Layer.merge(projection, NoPricesLive)))
+    const ingestion = PublishChainBuildServices.pipe(Layer.provideMerge(IngestionLive(appSettings, ingest, sandbox)))
+    const projection = ProjectionInBackground(ingestion).pipe(Layer.provide(database))
+    const buildServices = Layer.mergeAll(ChainBuildServicesFromHandoff, BuilderCodesLive.pipe(Layer.provide(database)), RateLimiterMemory)
+    const builds = BuildsLive(buildMeter).pipe(Layer.provide(buildServices))
+    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, builds).pipe(Layer.provide(Layer.merge(projection, NoPricesLive)))
     const keySettings = await Effect.runPromise(Effect.either(keysConfig(appSettings.cluster)))
     if (Either.isLeft(keySettings)) {
       process.stderr.write(`vault-gateway: ${describeConfigError(keySettings.left)}\n`)
@@ -66,6 +78,6 @@ export const serve: Command = {
     )
     // Listen only once every route is registered.
     const http = HttpListenerLive({ host, port }).pipe(Layer.provide(routes), Layer.provideMerge(HttpServerLive))
-    return runMain(Layer.launch(http).pipe(Effect.provide(LoggingLive(appSettings))))
+    return runMain(Layer.launch(http.pipe(Layer.provide(ChainBuildHandoffLive))).pipe(Effect.provide(LoggingLive(appSettings))))
   }
 }
