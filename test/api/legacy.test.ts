@@ -5,7 +5,10 @@ import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { fetchJson } from "../support/httpFetch.ts"
 import { gatewayClient, gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
 import { liveStatus } from "../support/projectionTest.ts"
+import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
 import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+
+const keyed = { headers: { "x-api-key": TEST_PARTNER_KEY } }
 
 const MASTER = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address // id 76
 const FUNDING_ARB = "nE1x7KQq2sm3GQrafQUUdBkSPPT52FmiMM9qAS1dgnC" as Address // id 48
@@ -27,7 +30,7 @@ describe("legacy v1 reads", () => {
     it.effect("GET /api/v1/vault/{id}/config: a bare VaultConfig with JSON numbers, Deprecation and a Link to v2", () =>
       Effect.gen(function*() {
         const url = yield* serverUrl
-        const response = yield* fetchJson(`${url}/api/v1/vault/76/config`)
+        const response = yield* fetchJson(`${url}/api/v1/vault/76/config`, keyed)
         expect(response.status).toBe(200)
         expect(response.headers.get("deprecation")).toBe("true")
         expect(response.headers.get("link")).toBe(`</v2/vault/${MASTER}>; rel="successor-version"`)
@@ -67,23 +70,26 @@ describe("legacy v1 reads", () => {
         const vaults = yield* client.legacy.vaults()
         expect(vaults.map((vault) => vault.vaultId)).toEqual([48, 76])
         const url = yield* serverUrl
-        const raw = yield* fetchJson(`${url}/api/v1/vaults`)
+        const raw = yield* fetchJson(`${url}/api/v1/vaults`, keyed)
         expect(raw.headers.get("link")).toBe(`</v2/vaults>; rel="successor-version"`)
         expect(Array.isArray(raw.body)).toBe(true)
         expect(vaults.some((vault) => vault.vaultAddress === UNLISTED)).toBe(false)
       }))
 
-    it.effect("ids with no ntbundle vault are 404; non-numeric ids 400", () =>
+    it.effect("ids with no ntbundle vault are 404; non-numeric ids 400; no key 401 (still marked deprecated)", () =>
       Effect.gen(function*() {
         const url = yield* serverUrl
         for (const id of ["1", "49", "999999"]) { // 1: a Drift vault; 49: registry vault not on this chain
-          const response = yield* fetchJson(`${url}/api/v1/vault/${id}/config`)
+          const response = yield* fetchJson(`${url}/api/v1/vault/${id}/config`, keyed)
           expect(response.status).toBe(404)
           expect(response.body.error).toBe("VAULT_NOT_FOUND")
           expect(response.headers.get("deprecation")).toBe("true")
         }
-        const malformed = yield* fetchJson(`${url}/api/v1/vault/abc/config`)
+        const malformed = yield* fetchJson(`${url}/api/v1/vault/abc/config`, keyed)
         expect(malformed.status).toBe(400)
+        const anonymous = yield* fetchJson(`${url}/api/v1/vault/76/config`)
+        expect(anonymous.status).toBe(401)
+        expect(anonymous.headers.get("deprecation")).toBe("true")
       }))
   })
 })

@@ -6,7 +6,10 @@ import { assetsFromShares, estimatePendingFees, resolveEffectiveFees, vaultValua
 import { fetchJson } from "../support/httpFetch.ts"
 import { gatewayClient, gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
 import { liveStatus, ProjectionControl, startingStatus } from "../support/projectionTest.ts"
+import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
 import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+
+const keyed = { headers: { "x-api-key": TEST_PARTNER_KEY } }
 
 const USDC_VAULT = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address
 const SOL_VAULT = "nE1x7KQq2sm3GQrafQUUdBkSPPT52FmiMM9qAS1dgnC" as Address
@@ -81,13 +84,13 @@ describe("user reads", () => {
         const url = yield* serverUrl
         const none = yield* Effect.either(client.users.balance({ path: { vaultAddress: SOL_VAULT, wallet: BOB } }))
         expect(Either.isLeft(none) && none.left instanceof NotFound && none.left.code === "NO_POSITION").toBe(true)
-        const pendingNone = yield* fetchJson(`${url}/v2/vault/${USDC_VAULT}/user/${NOBODY}/pending`)
+        const pendingNone = yield* fetchJson(`${url}/v2/vault/${USDC_VAULT}/user/${NOBODY}/pending`, keyed)
         expect(pendingNone.status).toBe(404)
         expect(pendingNone.body.error).toBe("NO_POSITION")
-        const badWallet = yield* fetchJson(`${url}/v2/vault/${USDC_VAULT}/user/0xabc/balance`)
+        const badWallet = yield* fetchJson(`${url}/v2/vault/${USDC_VAULT}/user/0xabc/balance`, keyed)
         expect(badWallet.status).toBe(400)
         expect(badWallet.body.error).toBe("INVALID_ADDRESS")
-        const legacy = yield* fetchJson(`${url}/v2/vault/76/user/${ALICE}/balance`)
+        const legacy = yield* fetchJson(`${url}/v2/vault/76/user/${ALICE}/balance`, keyed)
         expect(legacy.status).toBe(404)
         expect(legacy.body.error).toBe("VAULT_NOT_FOUND")
       }))
@@ -144,7 +147,7 @@ describe("user reads", () => {
         const control = yield* ProjectionControl
         yield* control.setStatus(startingStatus)
         for (const path of [`/v2/vault/${USDC_VAULT}/user/${ALICE}/balance`, `/v2/user/${ALICE}/portfolio`, "/v2/platform/stats"]) {
-          const response = yield* fetchJson(`${url}${path}`)
+          const response = yield* fetchJson(`${url}${path}`, keyed)
           expect(response.status).toBe(503)
           expect(response.headers.get("retry-after")).toBe("5")
         }

@@ -7,7 +7,10 @@ import { sharePrice, totalEquity, vaultValuation } from "../../src/ntbundle/math
 import { fetchJson } from "../support/httpFetch.ts"
 import { gatewayClient, gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
 import { liveStatus, ProjectionControl, startingStatus } from "../support/projectionTest.ts"
+import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
 import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+
+const keyed = { headers: { "x-api-key": TEST_PARTNER_KEY } }
 
 const MASTER = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address // registry id 76
 const UNLISTED = "BUNDeH5A4c47bcEoAjBhN3sCjLgYnRsmt9ibMztqVkC9" as Address // not in the catalog
@@ -116,11 +119,11 @@ describe("vault reads", () => {
       Effect.gen(function*() {
         const url = yield* serverUrl
         const client = yield* gatewayClient
-        const legacy = yield* fetchJson(`${url}/v2/vault/76`)
+        const legacy = yield* fetchJson(`${url}/v2/vault/76`, keyed)
         expect(legacy.status).toBe(404)
         expect(legacy.body).toMatchObject({ success: false, error: "VAULT_NOT_FOUND" })
         expect(legacy.body.message).toMatch(/base58/)
-        const malformed = yield* fetchJson(`${url}/v2/vault/not-an-address`)
+        const malformed = yield* fetchJson(`${url}/v2/vault/not-an-address`, keyed)
         expect(malformed.status).toBe(400)
         expect(malformed.body).toMatchObject({ success: false, error: "INVALID_ADDRESS" })
         const unknown = yield* Effect.either(client.vaults.get({ path: { vaultAddress: "11111111111111111111111111111111" } }))
@@ -128,19 +131,32 @@ describe("vault reads", () => {
 
         const control = yield* ProjectionControl
         yield* control.setStatus(startingStatus)
-        const unavailable = yield* fetchJson(`${url}/v2/vault/${MASTER}`)
+        const unavailable = yield* fetchJson(`${url}/v2/vault/${MASTER}`, keyed)
         expect(unavailable.status).toBe(503)
         expect(unavailable.headers.get("retry-after")).toBe("5")
         expect(unavailable.body).not.toHaveProperty("data")
-        expect((yield* fetchJson(`${url}/v2/vaults`)).status).toBe(503)
+        expect((yield* fetchJson(`${url}/v2/vaults`, keyed)).status).toBe(503)
         yield* control.setStatus(liveStatus(1_000))
+      }))
+
+    it.effect("the vault and user routes need a partner key: 401 without one, rate-limit headers with one", () =>
+      Effect.gen(function*() {
+        const url = yield* serverUrl
+        for (const path of ["/v2/vaults", `/v2/vault/${MASTER}`, `/v2/vault/${MASTER}/user/${MASTER}/balance`, `/v2/user/${MASTER}/portfolio`, "/v2/platform/stats"]) {
+          const anonymous = yield* fetchJson(`${url}${path}`)
+          expect(anonymous.status).toBe(401)
+          expect(anonymous.body).toMatchObject({ success: false, error: "UNAUTHORIZED" })
+          const bearer = yield* fetchJson(`${url}${path}`, { headers: { authorization: `Bearer ${TEST_PARTNER_KEY}` } })
+          expect(bearer.status).not.toBe(401)
+          expect(bearer.headers.get("x-ratelimit-limit")).toBe("1000")
+        }
       }))
 
     it.effect("bodies are encoded once per projection version", () =>
       Effect.gen(function*() {
         const url = yield* serverUrl
-        const first = yield* fetchJson(`${url}/v2/vault/${MASTER}`)
-        const second = yield* fetchJson(`${url}/v2/vault/${MASTER}`)
+        const first = yield* fetchJson(`${url}/v2/vault/${MASTER}`, keyed)
+        const second = yield* fetchJson(`${url}/v2/vault/${MASTER}`, keyed)
         expect(second.body).toEqual(first.body)
       }))
   })

@@ -1,4 +1,4 @@
-import { FetchHttpClient, HttpApi, HttpApiClient } from "@effect/platform"
+import { FetchHttpClient, HttpApi, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { Context, Duration, Effect, Layer } from "effect"
@@ -15,6 +15,7 @@ import { MAX_REFERRAL_TIERS, sharePrice, totalEquity, vaultValuation } from "../
 import { findOraclePda } from "../../src/ntbundle/pdas.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { listenForTest } from "../support/httpTestServer.ts"
+import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
 import { ingestLayer, scenarioSandbox, settledAgainstTruth, stepSlots } from "../support/ingestHarness.ts"
 
 // The vault routes alone, under the gateway's API id so that the gateway's handlers serve them.
@@ -37,9 +38,12 @@ describe("vault records against the sandbox chain", () => {
       yield* stepSlots(sandbox, 3)
       const { truth } = yield* settledAgainstTruth(sandbox).pipe(Effect.provide(ingest))
 
-      const routes = ApiRoutesLive(VaultReadsApi).pipe(Layer.provide(VaultsHandlersLive), Layer.provide(NoPricesLive))
+      const routes = ApiRoutesLive(VaultReadsApi).pipe(Layer.provide(Layer.merge(VaultsHandlersLive, PartnerKeyStandIn)), Layer.provide(NoPricesLive))
       const server = yield* Layer.build(listenForTest(routes).pipe(Layer.provide(Layer.succeedContext(ingest))))
-      const client = yield* HttpApiClient.make(VaultReadsApi, { baseUrl: Context.get(server, HttpListener).url }).pipe(
+      const client = yield* HttpApiClient.make(VaultReadsApi, {
+        baseUrl: Context.get(server, HttpListener).url,
+        transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader("x-api-key", TEST_PARTNER_KEY))
+      }).pipe(
         Effect.provide(FetchHttpClient.layer)
       )
       const list = yield* client.vaults.list()

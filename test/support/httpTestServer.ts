@@ -1,4 +1,4 @@
-import { FetchHttpClient, HttpApiClient } from "@effect/platform"
+import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { DocsRoutesLive } from "../../layers/uws/DocsRoutes.ts"
@@ -13,6 +13,7 @@ import type { ProjectionStatus } from "../../src/domain/status.ts"
 import { ProjectionTest } from "./projectionTest.ts"
 import { BuildsLive } from "../../src/api/builds/BuildsLive.ts"
 import { BuildStandIns } from "./buildStandIns.ts"
+import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "./partnerKeyStandIn.ts"
 
 
 /** A real uWS server on a free loopback port, serving `routes` (registered before it listens). */
@@ -35,7 +36,7 @@ export const gatewayForTest = (
   const routes = Layer.mergeAll(
     ApiRoutesLive(Api, options.limits === undefined ? {} : { limits: options.limits }),
     DocsRoutesLive(Api)
-  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, builds).pipe(Layer.provide(NoPricesLive))))
+  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, builds, PartnerKeyStandIn).pipe(Layer.provide(NoPricesLive))))
   return listenForTest(routes).pipe(
     Layer.provideMerge(
       ProjectionTest({
@@ -48,9 +49,11 @@ export const gatewayForTest = (
 
 export type TestServer = HttpServer | HttpListener
 
-/** The typed client of the contract, pointed at the running test server. */
-export const gatewayClient = Effect.flatMap(HttpListener, ({ url }) => HttpApiClient.make(Api, { baseUrl: url })).pipe(
-  Effect.provide(FetchHttpClient.layer)
-)
+/** The typed client of the contract, pointed at the running test server, sending the test partner key. */
+export const gatewayClient = Effect.flatMap(HttpListener, ({ url }) =>
+  HttpApiClient.make(Api, {
+    baseUrl: url,
+    transformClient: HttpClient.mapRequest(HttpClientRequest.setHeader("x-api-key", TEST_PARTNER_KEY))
+  })).pipe(Effect.provide(FetchHttpClient.layer))
 
 export const serverUrl = Effect.map(HttpListener, ({ url }) => url)

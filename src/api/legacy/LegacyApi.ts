@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { NotFoundResponse, ProjectionUnavailableResponse } from "../errors.ts"
 import { LegacyDeprecation } from "./LegacyDeprecation.ts"
 import { VaultConfig } from "./vaultConfig.ts"
+import { PartnerKey } from "../security/PartnerKey.ts"
 
 /** A legacy numeric vault id (the registry's `vaultId`). */
 export const LegacyVaultId = Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 999_999_999_999)).annotations({
@@ -28,5 +29,6 @@ export const LegacyApi = HttpApiGroup.make("legacy")
   )
   .addError(ProjectionUnavailableResponse)
   .middleware(LegacyDeprecation)
+  .middleware(PartnerKey)
   .annotate(OpenApi.Deprecated, true)
   .annotate(OpenApi.Title, "Legacy v1")

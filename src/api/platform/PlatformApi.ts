@@ -2,6 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ProjectionUnavailableResponse } from "../errors.ts"
 import { chainEnvelope } from "../schemas.ts"
 import { PlatformStats } from "./platformStats.ts"
+import { PartnerKey } from "../security/PartnerKey.ts"
 
 export const PlatformStatsBody = chainEnvelope(PlatformStats).annotations({ identifier: "PlatformStatsResponse" })
 
@@ -13,4 +14,5 @@ export const PlatformApi = HttpApiGroup.make("platform")
       .annotate(OpenApi.Summary, "TVL and net deposits per asset, distinct active users")
   )
   .addError(ProjectionUnavailableResponse)
+  .middleware(PartnerKey)
   .annotate(OpenApi.Title, "Platform")

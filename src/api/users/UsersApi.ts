@@ -6,6 +6,7 @@ import { VaultAddressParam } from "../vaults/vaultPath.ts"
 import { Balance } from "./balance.ts"
 import { Pending } from "./pending.ts"
 import { Portfolio } from "./portfolio.ts"
+import { PartnerKey } from "../security/PartnerKey.ts"
 
 const VaultUserPath = Schema.Struct({ vaultAddress: VaultAddressParam, wallet: Address })
 
@@ -36,4 +37,5 @@ export const UsersApi = HttpApiGroup.make("users")
       .annotate(OpenApi.Summary, "Every position of the wallet with per-asset totals; USD total null when any asset is unpriced")
   )
   .addError(ProjectionUnavailableResponse)
+  .middleware(PartnerKey)
   .annotate(OpenApi.Title, "Users")

@@ -4,6 +4,7 @@ import { NotFoundResponse, ProjectionUnavailableResponse } from "../errors.ts"
 import { chainEnvelope } from "../schemas.ts"
 import { VaultAddressParam } from "./vaultPath.ts"
 import { VaultRecord } from "./VaultRecord.ts"
+import { PartnerKey } from "../security/PartnerKey.ts"
 
 export const VaultListBody = chainEnvelope(Schema.Array(VaultRecord)).annotations({ identifier: "VaultList" })
 export const VaultBody = chainEnvelope(VaultRecord).annotations({ identifier: "Vault" })
@@ -23,4 +24,5 @@ export const VaultsApi = HttpApiGroup.make("vaults")
       .annotate(OpenApi.Summary, "One vault by its base58 address (404 for unknown vaults and v1 numeric ids)")
   )
   .addError(ProjectionUnavailableResponse)
+  .middleware(PartnerKey)
   .annotate(OpenApi.Title, "Vaults")
