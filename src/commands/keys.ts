@@ -1,5 +1,7 @@
+import fs from "node:fs"
+import path from "node:path"
 import { parseArgs } from "node:util"
-import { Cause, Effect, Either, Exit, Layer, LogLevel, Redacted } from "effect"
+import { Cause, Effect, Either, Exit, Layer, LogLevel, Option, Redacted } from "effect"
 import { DatabaseLive } from "../../layers/postgres/Database.ts"
 import { PartnerKeysLive } from "../../layers/postgres/PartnerKeysLive.ts"
 import { type PartnerKeyRecord, PartnerKeys } from "../../services/PartnerKeys.ts"
@@ -55,6 +57,23 @@ const line = (record: PartnerKeyRecord, now: number) =>
   ].join("  ")
 
 const print = (text: string) => Effect.sync(() => process.stdout.write(text + "\n"))
+
+/**
+ * Starting the embedded PostgreSQL stops a server already running on the data directory, which
+ * would pull the database from under a running `serve`; refuse instead.
+ */
+const embeddedServerRunning = (dataDir: string): boolean => {
+  const pidFile = path.join(dataDir, "postgres", "postmaster.pid")
+  if (!fs.existsSync(pidFile)) return false
+  const pid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0])
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
 
 /** The program for one invocation; throws UsageError on bad arguments. */
 const programFor = (args: ReadonlyArray<string>, cluster: Cluster) => {
@@ -137,6 +156,13 @@ export const keys: Command = {
     } catch (error) {
       process.stderr.write(`vault-gateway keys: ${error instanceof Error ? error.message : String(error)}\n${HELP}`)
       return EXIT_USAGE
+    }
+    if (Option.isNone(settings.databaseUrl) && embeddedServerRunning(settings.dataDir)) {
+      process.stderr.write(
+        `vault-gateway keys: the embedded PostgreSQL in ${settings.dataDir} is in use (is \`serve\` running?); ` +
+          "stop it, or point DATABASE_URL at the server\n"
+      )
+      return 1
     }
     const database = DatabaseLive({ url: settings.databaseUrl, dataDir: settings.dataDir })
     const exit = await Effect.runPromiseExit(

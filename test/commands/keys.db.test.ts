@@ -116,6 +116,11 @@ describe("vault-gateway keys", () => {
     const [, printed] = await first.waitForOutput(/sandbox partner key: (\S+)/, 30_000)
     expect(printed).toBe(configured)
     await first.waitForOutput(/listening on/, 30_000)
+    if (server === undefined) {
+      const busy = await keysCli("list")
+      expect(busy.code).toBe(1)
+      expect(busy.output).toMatch(/embedded PostgreSQL in .* is in use/)
+    }
     first.child.kill("SIGINT")
     expect(await first.exited).toBe(0)
     const seeded = (await listed()).find((r) => r.name === "sandbox" && r.last4 === configured.slice(-4))
