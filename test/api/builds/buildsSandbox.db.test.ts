@@ -1,0 +1,176 @@
+import { HttpApi } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import type { Address } from "@solana/kit"
+import { Context, Duration, Effect, Either, Layer } from "effect"
+import { RateLimiterMemory } from "../../../layers/memory/RateLimiterMemory.ts"
+import { BuilderCodesLive } from "../../../layers/postgres/BuilderCodesLive.ts"
+import { BlockhashLive } from "../../../layers/solana/BlockhashLive.ts"
+import { PriorityFeesLive } from "../../../layers/solana/PriorityFeesLive.ts"
+import { TokenBalancesLive } from "../../../layers/solana/TokenBalancesLive.ts"
+import { ApiRoutesLive } from "../../../layers/uws/ApiRoutes.ts"
+import { HttpListener } from "../../../layers/uws/HttpServer.ts"
+import { BuilderCodes } from "../../../services/BuilderCodes.ts"
+import { Projection } from "../../../services/Projection.ts"
+import { BuildsApi } from "../../../src/api/builds/BuildsApi.ts"
+import { BuildsLive } from "../../../src/api/builds/BuildsLive.ts"
+import { BadRequestResponse, HeadersTooLargeResponse, InternalErrorResponse, UriTooLongResponse } from "../../../src/api/errors.ts"
+import { readPosition } from "../../../src/domain/builds/projectedAccounts.ts"
+import { NTBUNDLE_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
+import { expectWellFormedBuild } from "../../domain/builds/wellFormed.ts"
+import { fetchJson } from "../../support/httpFetch.ts"
+import { listenForTest } from "../../support/httpTestServer.ts"
+import { ingestLayer, scenarioSandbox, stepSlots } from "../../support/ingestHarness.ts"
+import { sandboxWallets, signAndSend, type SandboxWallet } from "./sandboxSigning.ts"
+
+// The acceptance path over real sockets: the gateway builds against its projection of the sandbox
+// chain, a scenario wallet signs what it got and submits it to the sandbox, the keeper processes
+// it, and the projection shows the outcome.
+const BuildsOnlyApi = HttpApi.make("vault-gateway")
+  .add(BuildsApi)
+  .addError(BadRequestResponse)
+  .addError(UriTooLongResponse)
+  .addError(HeadersTooLargeResponse)
+  .addError(InternalErrorResponse)
+
+const AUTOPILOT = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address
+const scenario = {
+  seed: 21,
+  users: 10,
+  builders: 3,
+  activity: 0,
+  initialPositions: 0.5,
+  vaultIds: [76, 60, 48],
+  keeperIntervalSlots: 1,
+  // positions opened a day ago: past the vault's withdrawal delay
+  historyDays: 1,
+  historyStepSeconds: 4 * 3_600,
+  bulkCacheDirectory: false
+} as const
+
+describe("builders against the sandbox chain", () => {
+  it.live("deposit, attributed deposit, code, withdrawals and an expired blockhash, signed and landed", () =>
+    Effect.gen(function*() {
+      const sandbox = yield* scenarioSandbox(scenario)
+      const rpcUrl = sandbox.handle.rpcUrl
+      const ingest = yield* Layer.build(
+        Layer.mergeAll(BlockhashLive({ refreshInterval: Duration.millis(50) }), PriorityFeesLive(), TokenBalancesLive(), BuilderCodesLive).pipe(
+          Layer.provideMerge(ingestLayer(rpcUrl, sandbox.handle.wsUrl, NTBUNDLE_PROGRAM_ID))
+        )
+      )
+      const projection = Context.get(ingest, Projection)
+      const waitFor = <A>(what: string, probe: () => A | null | undefined) =>
+        Effect.gen(function*() {
+          for (let i = 0; i < 400; i++) {
+            const value = probe()
+            if (value !== null && value !== undefined) return value
+            yield* stepSlots(sandbox, 1)
+            yield* Effect.sleep(Duration.millis(10))
+          }
+          return yield* Effect.die(new Error(`timed out waiting for ${what}`))
+        })
+      yield* waitFor("live", () => (projection.currentStatus().status === "live" ? true : null))
+      const routes = ApiRoutesLive(BuildsOnlyApi).pipe(
+        Layer.provide(BuildsLive({ perIp: { limit: 1_000, windowSeconds: 60 }, trustProxy: false })),
+        Layer.provide(RateLimiterMemory)
+      )
+      const server = yield* Layer.build(listenForTest(routes).pipe(Layer.provide(Layer.succeedContext(ingest))))
+      const url = Context.get(server, HttpListener).url
+      const build = (kind: "deposit" | "withdraw", body: object) =>
+        fetchJson(`${url}/v2/vault/${AUTOPILOT}/tx/${kind}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body)
+        })
+      const positionOf = (owner: string) =>
+        Either.getOrNull(projection.readSync((state) => readPosition(state, NTBUNDLE_PROGRAM_ID, owner as Address, AUTOPILOT)))
+      const send = (wallet: SandboxWallet, transactionBase64: string) => Effect.promise(() => signAndSend(rpcUrl, wallet, transactionBase64))
+
+      const wallets = yield* Effect.promise(() => sandboxWallets(rpcUrl))
+      const newcomers = wallets.filter((wallet) => wallet.role === "user" && positionOf(wallet.address) === null)
+      expect(newcomers.length).toBeGreaterThanOrEqual(3)
+      const [plain, attributed, coded] = newcomers as [SandboxWallet, SandboxWallet, SandboxWallet]
+      const builders = sandbox.scenario.buildersByVault.get(AUTOPILOT) ?? []
+      expect(builders.length).toBeGreaterThan(0)
+      const builder = builders[0]!.keypair.address
+
+      // a plain deposit: the shares appear once the keeper has processed it
+      const first = yield* build("deposit", { userAddress: plain.address, amountRaw: "250000000" })
+      expect(first.status).toBe(200)
+      expect(first.body.data.validation.accepted).toBe(true)
+      expect(first.body.data.initializesUserAccount).toBe(true)
+      expectWellFormedBuild(first.body.data, plain.address, NTBUNDLE_PROGRAM_ID)
+      yield* send(plain, first.body.data.transactionBase64)
+      const plainShares = yield* waitFor("the plain deposit's shares", () => {
+        const position = positionOf(plain.address)
+        return position !== null && position.shares > 0n ? position.shares : null
+      })
+      expect(plainShares).toBeGreaterThan(0n)
+
+      // an attributed first deposit binds the user to the builder
+      const second = yield* build("deposit", { userAddress: attributed.address, amountRaw: "300000000", referrer: builder, requireAttribution: true })
+      expect(second.body.data.validation).toEqual({ accepted: true, rejectionReasons: [] })
+      expect(second.body.data.attribution).toEqual({ applied: true, referrer: builder })
+      yield* send(attributed, second.body.data.transactionBase64)
+      yield* waitFor("the attributed position", () => {
+        const position = positionOf(attributed.address)
+        return position !== null && position.shares > 0n && position.referrer === builder ? position : null
+      })
+
+      // a code resolves through the codes table (any case)
+      const codes = Context.get(ingest, BuilderCodes)
+      yield* codes.set("Acme", builder as Address)
+      const third = yield* build("deposit", { userAddress: coded.address, amountRaw: "200000000", code: "ACME" })
+      expect(third.body.data.attribution).toEqual({ applied: true, referrer: builder, code: "ACME" })
+      yield* send(coded, third.body.data.transactionBase64)
+      yield* waitFor("the coded position", () => (positionOf(coded.address)?.referrer === builder ? true : null))
+      const unknownCode = yield* build("deposit", { userAddress: coded.address, amountRaw: "200000000", code: "NOPE", requireAttribution: true })
+      expect(unknownCode.body.data.validation.accepted).toBe(false)
+      expect(unknownCode.body.data.validation.rejectionReasons[0].code).toBe("ATTRIBUTION_REQUIRED")
+
+      // insufficient balance: the one chain read on the build path
+      const tooMuch = yield* build("deposit", { userAddress: plain.address, amountRaw: "18000000000000000000" })
+      expect(tooMuch.status).toBe(200)
+      expect(tooMuch.body.data.validation.rejectionReasons.map((r: { code: string }) => r.code)).toContain("INSUFFICIENT_TOKEN_BALANCE")
+
+      // a deposit within the withdrawal delay cannot be withdrawn yet: 200, accepted false
+      const early = yield* build("withdraw", { userAddress: plain.address, amountRaw: "100000000" })
+      expect(early.status).toBe(200)
+      expect(early.body.data.validation.rejectionReasons[0].code).toBe("WITHDRAWAL_DELAY_NOT_MET")
+      expect(early.body.data).not.toHaveProperty("transactionBase64")
+
+      // withdrawals from day-old positions: partial, and all of another one
+      const veterans = wallets.filter(
+        (wallet) => wallet.role === "user" && !newcomers.includes(wallet) && (positionOf(wallet.address)?.shares ?? 0n) > 1_000_000n &&
+          positionOf(wallet.address)?.pendingShares === 0n
+      )
+      expect(veterans.length).toBeGreaterThanOrEqual(2)
+      const [partialUser, allUser] = veterans as [SandboxWallet, SandboxWallet]
+      const partial = yield* build("withdraw", { userAddress: partialUser.address, amountRaw: "1000000" })
+      expect(partial.body.data.validation).toEqual({ accepted: true, rejectionReasons: [] })
+      const partialShares = BigInt(partial.body.data.sharesAmount)
+      expect(partialShares).toBeLessThan(positionOf(partialUser.address)!.shares)
+      yield* send(partialUser, partial.body.data.transactionBase64)
+      yield* waitFor("the partial withdrawal", () => (positionOf(partialUser.address)?.pendingShares === partialShares ? true : null))
+      const blocked = yield* build("withdraw", { userAddress: partialUser.address, withdrawAll: true })
+      expect(blocked.body.data.validation.rejectionReasons[0].code).toBe("WITHDRAWAL_ALREADY_PENDING")
+      const allShares = positionOf(allUser.address)!.shares
+      const all = yield* build("withdraw", { userAddress: allUser.address, withdrawAll: true })
+      expect(all.body.data.validation).toEqual({ accepted: true, rejectionReasons: [] })
+      expect(all.body.data.sharesAmount).toBe(allShares.toString())
+      yield* send(allUser, all.body.data.transactionBase64)
+      yield* waitFor("the full withdrawal", () => (positionOf(allUser.address)?.pendingShares === allShares ? true : null))
+
+      // a transaction past its lastValidBlockHeight is refused; a fresh build lands
+      const stale = yield* build("deposit", { userAddress: coded.address, amountRaw: "50000000" })
+      expect(stale.body.data.validation).toEqual({ accepted: true, rejectionReasons: [] })
+      yield* stepSlots(sandbox, 160, 1)
+      const refused = yield* Effect.either(send(coded, stale.body.data.transactionBase64).pipe(Effect.catchAllDefect(Effect.fail)))
+      expect(refused._tag).toBe("Left")
+      expect(String((refused as { left: unknown }).left)).toMatch(/blockhash/i)
+      yield* Effect.sleep(Duration.millis(200))
+      const fresh = yield* build("deposit", { userAddress: coded.address, amountRaw: "50000000" })
+      expect(fresh.body.data.blockhash).not.toBe(stale.body.data.blockhash)
+      const signature = yield* send(coded, fresh.body.data.transactionBase64)
+      expect(typeof signature).toBe("string")
+    }).pipe(Effect.scoped), 180_000)
+})
