@@ -4,6 +4,7 @@ import { BadRequestResponse, HeadersTooLargeResponse, InternalErrorResponse, Uri
 import { withoutHttpApiDecodeError } from "./openApiTransform.ts"
 import { BuildsApi } from "./builds/BuildsApi.ts"
 import { SystemApi } from "./system/SystemApi.ts"
+import { HistoryApi } from "./history/HistoryApi.ts"
 import { LegacyApi } from "./legacy/LegacyApi.ts"
 import { PlatformApi } from "./platform/PlatformApi.ts"
 import { UsersApi } from "./users/UsersApi.ts"
@@ -20,6 +21,7 @@ export const Api = HttpApi.make("vault-gateway")
   .add(VaultsApi)
   .add(UsersApi)
   .add(PlatformApi)
+  .add(HistoryApi)
   .add(LegacyApi)
   .addError(BadRequestResponse)
   .addError(UriTooLongResponse)

@@ -8,6 +8,7 @@ import { Api } from "../api/Api.ts"
 import { SystemHandlersLive } from "../api/system/SystemHandlers.ts"
 import { ReadHandlersLive } from "../api/readHandlers.ts"
 import { NoPricesLive } from "../../services/Prices.ts"
+import { VaultHistoryLive } from "../../layers/postgres/VaultHistoryLive.ts"
 import { appConfig, describeConfigError } from "../config.ts"
 import { ingestConfig, sandboxConfig } from "../configIngest.ts"
 import { LoggingLive } from "../logging.ts"
@@ -63,7 +64,7 @@ export const serve: Command = {
     const projection = ProjectionInBackground(ingestion).pipe(Layer.provide(database))
     const buildServices = Layer.mergeAll(ChainBuildServicesFromHandoff, BuilderCodesLive.pipe(Layer.provide(database)), RateLimiterMemory)
     const builds = BuildsLive(buildMeter).pipe(Layer.provide(buildServices))
-    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, builds).pipe(Layer.provide(Layer.merge(projection, NoPricesLive)))
+    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, builds).pipe(Layer.provide(Layer.mergeAll(projection, NoPricesLive, VaultHistoryLive.pipe(Layer.provide(database)))))
     const keySettings = await Effect.runPromise(Effect.either(keysConfig(appSettings.cluster)))
     if (Either.isLeft(keySettings)) {
       process.stderr.write(`vault-gateway: ${describeConfigError(keySettings.left)}\n`)

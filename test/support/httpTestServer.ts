@@ -14,6 +14,8 @@ import { ProjectionTest } from "./projectionTest.ts"
 import { BuildsLive } from "../../src/api/builds/BuildsLive.ts"
 import { BuildStandIns } from "./buildStandIns.ts"
 import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "./partnerKeyStandIn.ts"
+import { VaultHistoryStandIn } from "./vaultHistoryStandIn.ts"
+import type { DailyRow } from "../../src/domain/history/dailyRow.ts"
 
 
 /** A real uWS server on a free loopback port, serving `routes` (registered before it listens). */
@@ -26,6 +28,8 @@ export const gatewayForTest = (
     readonly initial?: ProjectionStatus
     readonly limits?: Partial<HttpLimits>
     readonly state?: ProjectionState
+    /** Daily rows the vault history answers with, per vault. */
+    readonly history?: ReadonlyMap<string, ReadonlyArray<DailyRow>>
     /** Per-IP build limit (default 20 per 60 s, the service default). */
     readonly buildsPerMinute?: number
   } = {}
@@ -36,7 +40,7 @@ export const gatewayForTest = (
   const routes = Layer.mergeAll(
     ApiRoutesLive(Api, options.limits === undefined ? {} : { limits: options.limits }),
     DocsRoutesLive(Api)
-  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, builds, PartnerKeyStandIn).pipe(Layer.provide(NoPricesLive))))
+  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, builds, PartnerKeyStandIn).pipe(Layer.provide(Layer.merge(NoPricesLive, VaultHistoryStandIn(options.history))))))
   return listenForTest(routes).pipe(
     Layer.provideMerge(
       ProjectionTest({

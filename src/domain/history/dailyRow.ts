@@ -1,0 +1,21 @@
+/**
+ * One completed UTC day of a vault, from the program's events (the event log). Closing values are
+ * those of the day's last price-bearing event (`Allocated`, `Redeemed`, `ChargedFeesToUser`),
+ * carried forward from an earlier day when the day had none (null before the first one).
+ */
+export interface DailyRow {
+  /** `YYYY-MM-DD`, UTC. */
+  readonly date: string
+  readonly closingSharePrice: bigint | null
+  /** Total shares after the last `Allocated`/`Redeemed` up to the day's close (carried forward). */
+  readonly closingTotalShares: bigint | null
+  /** Gross amounts of the day's `DepositRequested` events. */
+  readonly depositsRequested: bigint
+  readonly depositFees: bigint
+  /** Gross amounts of the day's `Redeemed` events (withdrawals paid out). */
+  readonly withdrawalsPaid: bigint
+  readonly withdrawalFees: bigint
+  /** Value of the management and performance fees charged to users (`ChargedFeesToUser`). */
+  readonly feesCharged: bigint
+  readonly events: number
+}
