@@ -144,6 +144,8 @@ describe("fuzz: thousands of malformed requests, no 5xx, the server still answer
           `/v2/vault/${ADDRESS}/user/${ADDRESS}/pending`,
           `/v2/user/${ADDRESS}/portfolio`,
           "/v2/platform/stats",
+          `/v2/vault/${ADDRESS}/snapshots?limit=5`,
+          `/v2/vault/${ADDRESS}/metrics`,
           "/api/v1/vaults",
           "/api/v1/vault/76/config"
         ]

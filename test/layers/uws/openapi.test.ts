@@ -79,6 +79,8 @@ describe("/openapi.json lists exactly the routes the server answers", () => {
             "/v2/platform/stats",
             "/v2/user/{wallet}/portfolio",
             "/v2/vault/{vaultAddress}",
+            "/v2/vault/{vaultAddress}/metrics",
+            "/v2/vault/{vaultAddress}/snapshots",
             "/v2/vault/{vaultAddress}/user/{wallet}/balance",
             "/v2/vault/{vaultAddress}/user/{wallet}/pending",
             "/v2/vaults"
