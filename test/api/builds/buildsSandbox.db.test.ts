@@ -19,7 +19,7 @@ import { NTBUNDLE_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
 import { expectWellFormedBuild } from "../../domain/builds/wellFormed.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
 import { listenForTest } from "../../support/httpTestServer.ts"
-import { ingestLayer, scenarioSandbox, stepSlots } from "../../support/ingestHarness.ts"
+import { ingestLayer, scenarioSandbox, settledAgainstTruth, stepSlots } from "../../support/ingestHarness.ts"
 import { sandboxWallets, signAndSend, type SandboxWallet } from "./sandboxSigning.ts"
 
 // The acceptance path over real sockets: the gateway builds against its projection of the sandbox
@@ -153,6 +153,8 @@ describe("builders against the sandbox chain", () => {
       yield* waitFor("the partial withdrawal", () => (positionOf(partialUser.address)?.pendingShares === partialShares ? true : null))
       const blocked = yield* build("withdraw", { userAddress: partialUser.address, withdrawAll: true })
       expect(blocked.body.data.validation.rejectionReasons[0].code).toBe("WITHDRAWAL_ALREADY_PENDING")
+      // the clock is manual: once the projection equals the chain, nothing moves until the next step
+      yield* settledAgainstTruth(sandbox).pipe(Effect.provide(ingest))
       const allShares = positionOf(allUser.address)!.shares
       const all = yield* build("withdraw", { userAddress: allUser.address, withdrawAll: true })
       expect(all.body.data.validation).toEqual({ accepted: true, rejectionReasons: [] })
