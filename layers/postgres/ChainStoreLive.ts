@@ -1,10 +1,17 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Stream } from "effect"
-import { ChainStore } from "../../services/ChainStore.ts"
+import { ChainStore, ChainStoreError } from "../../services/ChainStore.ts"
 import { streamAccounts } from "./accountStreamSql.ts"
 import { storeFailure } from "./chainStoreErrors.ts"
 import { loadCheckpoint, saveCheckpoint } from "./checkpointSql.ts"
 import { appendTransactions, hasTransactions } from "./eventLogSql.ts"
+
+/**
+ * A connection lost inside a transaction makes the driver's ROLLBACK die rather than fail; callers
+ * retry store failures, so a lost connection must be one.
+ */
+const lostConnectionAsFailure = (what: string) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | ChainStoreError, R> =>
+  Effect.catchAllDefect(effect, (defect) => Effect.fail(new ChainStoreError({ message: `could not ${what}: the database connection was lost`, cause: defect })))
 
 const makeChainStore = (sql: SqlClient.SqlClient): ChainStore["Type"] => ({
   loadCheckpoint: loadCheckpoint(sql).pipe(
@@ -24,6 +31,7 @@ const makeChainStore = (sql: SqlClient.SqlClient): ChainStore["Type"] => ({
           `save the checkpoint at slot ${checkpoint.slot} (${changed.length} changed, ${removed.length} removed accounts)`
         )
       ),
+      lostConnectionAsFailure("save the checkpoint"),
       Effect.withSpan("ChainStore.saveCheckpoint", {
         attributes: { slot: checkpoint.slot, changed: changed.length, removed: removed.length }
       })
@@ -33,6 +41,7 @@ const makeChainStore = (sql: SqlClient.SqlClient): ChainStore["Type"] => ({
     appendTransactions(sql, transactions).pipe(
       Effect.catchTag("SqlError", (error) =>
         Effect.fail(storeFailure(`append ${transactions.length} transactions to the event log`)(error))),
+      lostConnectionAsFailure("append to the event log"),
       Effect.withSpan("ChainStore.appendTransactions", { attributes: { transactions: transactions.length } })
     ),
 

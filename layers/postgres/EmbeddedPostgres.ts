@@ -26,7 +26,7 @@ const READY_LINE = "database system is ready to accept connections"
 const START_TIMEOUT_MS = 30_000
 const STOP_TIMEOUT_MS = 10_000
 
-const freeLoopbackPort = (): Promise<number> =>
+export const freeLoopbackPort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const server = net.createServer()
     server.once("error", reject)
@@ -178,10 +178,13 @@ const stop = async (child: ChildProcess): Promise<void> => {
 }
 
 /**
- * Starts PostgreSQL on a free loopback port with its cluster in `clusterDir` (created on first use,
- * reused afterwards), and stops it when the scope closes.
+ * Starts PostgreSQL on a loopback port (a free one unless given) with its cluster in `clusterDir`
+ * (created on first use, reused afterwards), and stops it when the scope closes.
  */
-export const embeddedPostgres = (clusterDir: string): Effect.Effect<PostgresConnection, EmbeddedPostgresError, Scope.Scope> => {
+export const embeddedPostgres = (
+  clusterDir: string,
+  options: { readonly port?: number } = {}
+): Effect.Effect<PostgresConnection, EmbeddedPostgresError, Scope.Scope> => {
   const dir = path.resolve(clusterDir)
   const passwordFile = `${dir}.password`
   return Effect.acquireRelease(
@@ -194,7 +197,7 @@ export const embeddedPostgres = (clusterDir: string): Effect.Effect<PostgresConn
         const password = readOrCreatePassword(passwordFile, exists)
         if (!exists) await initialiseCluster(initdb, dir, password, user)
         await clearPreviousServer(dir)
-        const port = await freeLoopbackPort()
+        const port = options.port ?? (await freeLoopbackPort())
         const child = await launch(postgres, dir, port, user)
         const onExit = () => child.kill("SIGINT")
         process.once("exit", onExit) // last resort if the process ends without closing the scope

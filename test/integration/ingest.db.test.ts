@@ -1,16 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Layer } from "effect"
 import { Projection } from "../../services/Projection.ts"
-import { HistoryBackfill } from "../../services/HistoryBackfill.ts"
 import {
+  eventsSettled,
   expectedEvents,
   ingestLayer,
   sandboxCall,
   scenarioSandbox,
   type ScenarioSandboxHandle,
   settledAgainstTruth,
-  stepSlots,
-  storedEvents
+  stepSlots
 } from "../support/ingestHarness.ts"
 
 const PROGRAM = "BUNDDh4P5XviMm1f3gCvnq2qKx6TGosAGnoUK12e7cXU"
@@ -46,24 +45,7 @@ const ingestUnder = (during: (sandbox: ScenarioSandboxHandle) => Effect.Effect<v
     // The event log holds every event of every program transaction exactly once (the history
     // backfill covers what came before the gateway started).
     const expected = yield* Effect.promise(() => expectedEvents(sandbox, PROGRAM))
-    const backfill = Effect.provide(HistoryBackfill, context)
-    for (let i = 0; i < 200; i++) {
-      const stored = yield* storedEvents.pipe(Effect.provide(context))
-      const done = (yield* (yield* backfill).progress).state === "done"
-      if (done && stored.length === expected.size && stored.every((key) => expected.has(key))) break
-      yield* Effect.sleep(Duration.millis(100))
-    }
-    const stored = yield* storedEvents.pipe(Effect.provide(context))
-    if (process.env.DEBUG_INGEST) {
-      const missing = [...expected].filter((k) => !stored.includes(k))
-      const sigs = [...new Set(missing.map((k) => k.split(":")[0]!))]
-      const info = sigs.map((sig) => { const tx = sandbox.handle.ledger.transactions.get(sig)!; return `${sig.slice(0, 8)} slot ${tx.slot} seq ${tx.sequence}` })
-      const { SqlClient } = yield* Effect.promise(() => import("@effect/sql"))
-      const rows = yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: string; min: string; max: string }>`SELECT count(*) AS n, min(slot) AS min, max(slot) AS max FROM chain_transaction`).pipe(Effect.provide(context))
-      console.log("missing", missing.length, "in", sigs.length, "txs", info.slice(0, 20), "stored txs", rows[0])
-      const cp = yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`SELECT * FROM history_backfill`).pipe(Effect.provide(context))
-      console.log(cp)
-    }
+    const stored = yield* eventsSettled(expected).pipe(Effect.provide(context))
     expect(new Set(stored).size).toBe(stored.length)
     expect(new Set(stored)).toEqual(expected)
     expect(expected.size).toBeGreaterThan(20)

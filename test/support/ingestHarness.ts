@@ -1,11 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import { address, createSolanaRpc } from "@solana/kit"
-import { Duration, Effect, Layer } from "effect"
+import { Duration, Effect, Layer, Option, Stream } from "effect"
 import { ChainSourceLive } from "../../layers/solana/ChainSourceLive.ts"
 import { BackfillStoreLive } from "../../layers/postgres/BackfillStoreLive.ts"
 import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
 import { HistoryBackfillLive } from "../../layers/solana/HistoryBackfillLive.ts"
 import { ProjectionLive } from "../../layers/memory/ProjectionLive.ts"
+import { ChainStore } from "../../services/ChainStore.ts"
+import { HistoryBackfill } from "../../services/HistoryBackfill.ts"
 import { Projection } from "../../services/Projection.ts"
 import { eventsFromLogs } from "../../src/ntbundle/events.ts"
 import { startScenarioSandbox, type ScenarioSandboxOptions } from "../../src/sandbox/scenario/index.ts"
@@ -32,13 +34,16 @@ export const scenarioSandbox = (options: ScenarioSandboxOptions) =>
 export type ScenarioSandboxHandle = Effect.Effect.Success<ReturnType<typeof scenarioSandbox>>
 
 /** The gateway's ingestion (chain source, PostgreSQL store, projection, history backfill) against a sandbox. */
-export const ingestLayer = (rpcUrl: string, wsUrl: string, programId: string) =>
+export const ingestLayer = (rpcUrl: string, wsUrl: string, programId: string) => ingestionOn(rpcUrl, wsUrl, programId, TestDatabase)
+
+/** The same on a given database layer (SqlClient on a migrated database). */
+export const ingestionOn = <E>(rpcUrl: string, wsUrl: string, programId: string, database: Layer.Layer<SqlClient.SqlClient, E>) =>
   HistoryBackfillLive({ since: null }).pipe(
     Layer.provideMerge(ProjectionLive({ checkpointEvery: Duration.millis(300), flushEvery: Duration.millis(50) })),
     Layer.provideMerge(BackfillStoreLive),
     Layer.provideMerge(ChainSourceLive({ rpcUrl, wsUrl, programId, reconcileInterval: Duration.millis(500), stallTimeout: Duration.seconds(2), stallSlots: 5, maxBackoff: Duration.millis(500) })),
     Layer.provideMerge(ChainStoreLive),
-    Layer.provideMerge(TestDatabase)
+    Layer.provideMerge(database)
   )
 
 /** Advances the manual clock slot by slot, letting notifications flow between slots as in real time. */
@@ -87,6 +92,35 @@ export const expectedEvents = async (sandbox: ScenarioSandboxHandle, programId: 
     before = { limit: 1000, before: page[page.length - 1]!.signature }
   }
 }
+
+/** Polls until the event log holds exactly `expected` and the history backfill is done; returns what it holds. */
+export const eventsSettled = (expected: ReadonlySet<string>, timeoutMs = 20_000) =>
+  Effect.gen(function*() {
+    const backfill = yield* HistoryBackfill
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const stored = yield* storedEvents
+      const done = (yield* backfill.progress).state === "done"
+      if ((done && stored.length === expected.size && stored.every((key) => expected.has(key))) || Date.now() > deadline) return stored
+      yield* Effect.sleep(Duration.millis(100))
+    }
+  })
+
+/** The checkpointed accounts once the checkpoint has reached `minSlot`. */
+export const checkpointAt = (minSlot: number, timeoutMs = 20_000) =>
+  Effect.gen(function*() {
+    const store = yield* ChainStore
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const checkpoint = yield* store.loadCheckpoint
+      if (Option.isSome(checkpoint) && checkpoint.value.slot >= minSlot) {
+        const accounts = yield* Stream.runCollect(store.checkpointedAccounts)
+        return new Map([...accounts].map((account) => [account.address, { data: account.data }]))
+      }
+      if (Date.now() > deadline) return yield* Effect.die(new Error(`no checkpoint at slot ${minSlot} or later`))
+      yield* Effect.sleep(Duration.millis(100))
+    }
+  })
 
 export const storedEvents = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
