@@ -1,6 +1,7 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { Effect } from "effect"
+import type { DailyRow } from "../../src/domain/history/dailyRow.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { fetchJson } from "../support/httpFetch.ts"
 import { gatewayClient, gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
@@ -15,7 +16,21 @@ const FUNDING_ARB = "nE1x7KQq2sm3GQrafQUUdBkSPPT52FmiMM9qAS1dgnC" as Address // 
 const UNLISTED = "BUNDeH5A4c47bcEoAjBhN3sCjLgYnRsmt9ibMztqVkC9" as Address
 const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" as Address
 
-const fixture = new VaultStateFixture()
+// Chain time of the fixture: 2027-01-15 08:00 UTC, so the last completed day is 2027-01-14.
+const day = (index: number) => new Date(Date.UTC(2026, 11, 1) + index * 86_400_000).toISOString().slice(0, 10)
+const history: Array<DailyRow> = Array.from({ length: 45 }, (_, i) => ({
+  date: day(i),
+  closingSharePrice: i < 2 ? null : 1_000_000n + BigInt(i - 2) * 500n,
+  closingTotalShares: i < 2 ? null : 3_000_000n,
+  depositsRequested: 0n,
+  depositFees: 0n,
+  withdrawalsPaid: 0n,
+  withdrawalFees: 0n,
+  feesCharged: 0n,
+  events: 1
+}))
+
+const fixture = new VaultStateFixture({ slot: 1_000, blockTime: Date.UTC(2027, 0, 15, 8) / 1000 })
   .vault(MASTER, {
     bundle: {
       assetAddress: USDC, minDepositAmount: 5_000_000n, maxDepositAmount: 2_500_000_000_000n,
@@ -26,7 +41,9 @@ const fixture = new VaultStateFixture()
   .vault(UNLISTED)
 
 describe("legacy v1 reads", () => {
-  layer(gatewayForTest({ state: fixture.state, initial: liveStatus(1_000) }), { excludeTestServices: true })((it) => {
+  layer(gatewayForTest({ state: fixture.state, initial: liveStatus(1_000), history: new Map([[MASTER, history]]) }), {
+    excludeTestServices: true
+  })((it) => {
     it.effect("GET /api/v1/vault/{id}/config: a bare VaultConfig with JSON numbers, Deprecation and a Link to v2", () =>
       Effect.gen(function*() {
         const url = yield* serverUrl
@@ -74,6 +91,31 @@ describe("legacy v1 reads", () => {
         expect(raw.headers.get("link")).toBe(`</v2/vaults>; rel="successor-version"`)
         expect(Array.isArray(raw.body)).toBe(true)
         expect(vaults.some((vault) => vault.vaultAddress === UNLISTED)).toBe(false)
+      }))
+
+    it.effect("GET /api/v1/vault/{id}/snapshots and /metrics: bare, token-unit numbers, percentages", () =>
+      Effect.gen(function*() {
+        const url = yield* serverUrl
+        const snapshots = yield* fetchJson(`${url}/api/v1/vault/76/snapshots`, keyed)
+        expect(snapshots.status).toBe(200)
+        expect(snapshots.headers.get("link")).toBe(`</v2/vault/${MASTER}/snapshots>; rel="successor-version"`)
+        // 2026-12-03 (first close) .. 2027-01-14 (last completed day): 43 rows.
+        expect(snapshots.body).toHaveLength(43)
+        expect(snapshots.body[0]).toEqual({ date: "2026-12-03", tvl: 3, pps: 1, pps_before_offset: 1, shares: 3, isBacktest: false })
+        expect(snapshots.body[42]).toEqual({ date: "2027-01-14", tvl: 3.063, pps: 1.021, pps_before_offset: 1.021, shares: 3, isBacktest: false })
+
+        const metrics = yield* fetchJson(`${url}/api/v1/vault/76/metrics`, keyed)
+        expect(metrics.status).toBe(200)
+        expect(metrics.headers.get("link")).toBe(`</v2/vault/${MASTER}/metrics>; rel="successor-version"`)
+        expect(metrics.body).toMatchObject({
+          vaultId: 76, name: "Master Bundle", aprDayApplied: 30, roiSince: "2026-12-03", dateFromSnapshot: "2027-01-14",
+          currentTVLUSD: null, allocations: null, maxDrawdown: 0
+        })
+        expect(metrics.body.roi).toBeCloseTo(2.1, 9)
+        expect(metrics.body.roi30d).toBeCloseTo((1.021 / 1.006 - 1) * 100, 9)
+        expect(metrics.body.apr).toBeCloseTo((1.021 / 1.006 - 1) * (365 / 30) * 100, 9)
+        const unknown = yield* fetchJson(`${url}/api/v1/vault/49/metrics`, keyed)
+        expect(unknown.status).toBe(404)
       }))
 
     it.effect("ids with no ntbundle vault are 404; non-numeric ids 400; no key 401 (still marked deprecated)", () =>

@@ -2,6 +2,7 @@ import { Config, Effect, Either, Option, Redacted } from "effect"
 import { Prices } from "../../../services/Prices.ts"
 import { Projection } from "../../../services/Projection.ts"
 import { VaultHistory } from "../../../services/VaultHistory.ts"
+import { dailyCloses } from "../../domain/history/dailyRow.ts"
 import { yieldMetrics } from "../../domain/history/yieldMetrics.ts"
 import { valuationOf } from "../../domain/vaultValuation.ts"
 import { amount } from "../amounts.ts"
@@ -68,7 +69,7 @@ export const HistoryHandlersLive = implementGroup(
           const rows = yield* history
             .dailyRows({ vault: view.address, from: null, to: throughDate, after: null, limit: ALL_HISTORY })
             .pipe(Effect.orDie)
-          const closes = rows.flatMap((row) => row.closingSharePrice === null ? [] : [{ date: row.date, sharePrice: row.closingSharePrice }])
+          const closes = dailyCloses(rows)
           const asset = assetOf(view)
           const valuation = valuationOf(view)
           return {

@@ -2,6 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { NotFoundResponse, ProjectionUnavailableResponse } from "../errors.ts"
 import { LegacyDeprecation } from "./LegacyDeprecation.ts"
+import { LegacyDailySnapshot, LegacyVaultMetrics } from "./legacyHistory.ts"
 import { VaultConfig } from "./vaultConfig.ts"
 import { PartnerKey } from "../security/PartnerKey.ts"
 
@@ -26,6 +27,20 @@ export const LegacyApi = HttpApiGroup.make("legacy")
       .addSuccess(VaultConfig)
       .addError(NotFoundResponse)
       .annotate(OpenApi.Summary, "Deprecated: use GET /v2/vault/{vaultAddress}. 404 for ids with no ntbundle vault")
+  )
+  .add(
+    HttpApiEndpoint.get("metrics", "/api/v1/vault/:vaultId/metrics")
+      .setPath(Schema.Struct({ vaultId: LegacyVaultId }))
+      .addSuccess(LegacyVaultMetrics)
+      .addError(NotFoundResponse)
+      .annotate(OpenApi.Summary, "Deprecated: use GET /v2/vault/{vaultAddress}/metrics")
+  )
+  .add(
+    HttpApiEndpoint.get("snapshots", "/api/v1/vault/:vaultId/snapshots")
+      .setPath(Schema.Struct({ vaultId: LegacyVaultId }))
+      .addSuccess(Schema.Array(LegacyDailySnapshot))
+      .addError(NotFoundResponse)
+      .annotate(OpenApi.Summary, "Deprecated: use GET /v2/vault/{vaultAddress}/snapshots. Every completed day, oldest first")
   )
   .addError(ProjectionUnavailableResponse)
   .middleware(LegacyDeprecation)

@@ -1,5 +1,6 @@
 import { Effect, Either, Schema } from "effect"
 import { Projection } from "../../../services/Projection.ts"
+import { VaultHistory } from "../../../services/VaultHistory.ts"
 import { catalogEntryById, type CatalogEntry } from "../../domain/catalog.ts"
 import type { ProjectionState, VaultView } from "../../domain/projection/state.ts"
 import { registryVaults } from "../../ntbundle/registry.ts"
@@ -7,9 +8,14 @@ import { Api } from "../Api.ts"
 import { bodyEncoder } from "../bodyEncoder.ts"
 import { NotFound } from "../errors.ts"
 import { implementGroup } from "../handlers.ts"
+import { lastCompletedDay } from "../history/utcDate.ts"
 import { readEither } from "../readProjection.ts"
 import { VersionedBodies } from "../versionedBodies.ts"
+import { toLegacyMetrics, toLegacySnapshots } from "./legacyHistory.ts"
 import { toVaultConfig, VaultConfig } from "./vaultConfig.ts"
+
+/** Enough daily rows for any real vault's whole history. */
+const ALL_HISTORY = 100_000
 
 /** Catalog vaults (both registries) whose Bundle the projection holds, by ascending id. */
 const legacyVaults = (state: ProjectionState): ReadonlyArray<readonly [CatalogEntry, VaultView]> =>
@@ -19,27 +25,51 @@ const legacyVaults = (state: ProjectionState): ReadonlyArray<readonly [CatalogEn
     return view === undefined || entry === null ? [] : [[entry, view] as const]
   })
 
+/** The catalog entry and projected vault of a legacy id, or 404 when no ntbundle vault has it. */
+const legacyVault = (state: ProjectionState, id: number): Either.Either<{ entry: CatalogEntry; view: VaultView }, NotFound> => {
+  const entry = catalogEntryById(id)
+  const view = entry === null ? undefined : state.vaults.get(entry.registry.address)
+  return entry === null || view === undefined
+    ? Either.left(new NotFound({ code: "VAULT_NOT_FOUND", message: `no ntbundle vault has the legacy id ${id}` }))
+    : Either.right({ entry, view })
+}
+
 export const LegacyHandlersLive = implementGroup(
   Api,
   "legacy",
   Effect.gen(function*() {
     const projection = yield* Projection
+    const history = yield* VaultHistory
     const encodeConfig = bodyEncoder(VaultConfig)
     const encodeList = bodyEncoder(Schema.Array(VaultConfig))
     const configs = new VersionedBodies()
     const lists = new VersionedBodies()
+
+    /** The vault's whole daily history through the last completed day. */
+    const historyOf = (vaultId: number) =>
+      Effect.gen(function*() {
+        const { entry, view, blockTime } = yield* readEither(projection, (state) =>
+          Either.map(legacyVault(state, vaultId), (found) => ({ ...found, blockTime: state.asOf?.blockTime ?? null })))
+        const throughDate = lastCompletedDay(blockTime)
+        const rows = yield* history
+          .dailyRows({ vault: view.address, from: null, to: throughDate, after: null, limit: ALL_HISTORY })
+          .pipe(Effect.orDie)
+        return { entry, view, rows, throughDate }
+      })
+
     return {
       vaults: () =>
         projection.readSync((state) =>
           lists.get(state, "", () => encodeList(legacyVaults(state).map(([entry, view]) => toVaultConfig(entry, view, state.programId))))),
       config: ({ path }) =>
-        readEither(projection, (state) => {
-          const entry = catalogEntryById(path.vaultId)
-          const view = entry === null ? undefined : state.vaults.get(entry.registry.address)
-          return entry === null || view === undefined
-            ? Either.left(new NotFound({ code: "VAULT_NOT_FOUND", message: `no ntbundle vault has the legacy id ${path.vaultId}` }))
-            : Either.right(configs.get(state, String(path.vaultId), () => encodeConfig(toVaultConfig(entry, view, state.programId))))
-        })
+        readEither(projection, (state) =>
+          Either.map(legacyVault(state, path.vaultId), ({ entry, view }) =>
+            configs.get(state, String(path.vaultId), () => encodeConfig(toVaultConfig(entry, view, state.programId))))),
+      metrics: ({ path }) =>
+        Effect.map(historyOf(path.vaultId), ({ entry, view, rows, throughDate }) =>
+          toLegacyMetrics(entry.registry.id, entry.registry.displayName, view, rows, throughDate)),
+      snapshots: ({ path }) =>
+        Effect.map(historyOf(path.vaultId), ({ view, rows }) => toLegacySnapshots(rows, view.bundle.assetDecimals))
     }
   })
 )

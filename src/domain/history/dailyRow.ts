@@ -19,3 +19,7 @@ export interface DailyRow {
   readonly feesCharged: bigint
   readonly events: number
 }
+
+/** The rows' closing share prices, oldest first, from the first day that has one. */
+export const dailyCloses = (rows: ReadonlyArray<DailyRow>): Array<{ readonly date: string; readonly sharePrice: bigint }> =>
+  rows.flatMap((row) => (row.closingSharePrice === null ? [] : [{ date: row.date, sharePrice: row.closingSharePrice }]))

@@ -45,22 +45,40 @@ const aprToApy = (apr: number): number => Math.pow(1 + apr / 365, 365) - 1
 const aprAfterFees = (apr: number, fees: FeeSchedule): number =>
   (apr > 0 ? apr * (1 - fees.performanceFeeBps / 10_000) : apr) - fees.managementFeeBps / 10_000
 
-/** Gross and after-fee APY over the `days` ending at the last close; null without a close that old. */
-const windowApy = (closes: ReadonlyArray<DailyClose>, days: number | null, fees: FeeSchedule) => {
-  const last = closes[closes.length - 1]
-  if (last === undefined) return { gross: null, afterFees: null }
-  const lastDay = dayNumber(last.date)
-  const start = days === null
-    ? closes[0]
-    : closes.find((close) => dayNumber(close.date) === lastDay - days)
-  if (start === undefined || start.sharePrice <= 0n) return { gross: null, afterFees: null }
-  const span = lastDay - dayNumber(start.date)
-  if (span <= 0) return { gross: null, afterFees: null }
-  const apr = (ratio(last.sharePrice, start.sharePrice) - 1) * (365 / span)
-  return { gross: aprToApy(apr), afterFees: aprToApy(aprAfterFees(apr, fees)) }
+export interface WindowReturn {
+  /** Simple return end/start − 1 over the window. */
+  readonly change: number
+  readonly apr: number
+  readonly aprAfterFees: number
+  readonly days: number
+  readonly startDate: string
 }
 
-const maxDrawdown = (closes: ReadonlyArray<DailyClose>): number | null => {
+/**
+ * Return over the `days` ending at the last close (null: since the first close); null without a
+ * close exactly that old or with a non-positive start price.
+ */
+export const windowReturn = (closes: ReadonlyArray<DailyClose>, days: number | null, fees: FeeSchedule): WindowReturn | null => {
+  const last = closes[closes.length - 1]
+  if (last === undefined) return null
+  const lastDay = dayNumber(last.date)
+  const start = days === null ? closes[0] : closes.find((close) => dayNumber(close.date) === lastDay - days)
+  if (start === undefined || start.sharePrice <= 0n) return null
+  const span = lastDay - dayNumber(start.date)
+  if (span <= 0) return null
+  const change = ratio(last.sharePrice, start.sharePrice) - 1
+  const apr = change * (365 / span)
+  return { change, apr, aprAfterFees: aprAfterFees(apr, fees), days: span, startDate: start.date }
+}
+
+const windowApy = (closes: ReadonlyArray<DailyClose>, days: number | null, fees: FeeSchedule) => {
+  const window = windowReturn(closes, days, fees)
+  return window === null
+    ? { gross: null, afterFees: null }
+    : { gross: aprToApy(window.apr), afterFees: aprToApy(window.aprAfterFees) }
+}
+
+export const maxDrawdown = (closes: ReadonlyArray<DailyClose>): number | null => {
   if (closes.length < 2) return null
   let peak = closes[0]!.sharePrice
   let worst = 0
@@ -71,7 +89,7 @@ const maxDrawdown = (closes: ReadonlyArray<DailyClose>): number | null => {
   return worst
 }
 
-const sharpe30d = (closes: ReadonlyArray<DailyClose>): number | null => {
+export const sharpe30d = (closes: ReadonlyArray<DailyClose>): number | null => {
   const recent = closes.slice(-31)
   const returns: Array<number> = []
   for (let i = 1; i < recent.length; i++) {

@@ -147,7 +147,9 @@ describe("fuzz: thousands of malformed requests, no 5xx, the server still answer
           `/v2/vault/${ADDRESS}/snapshots?limit=5`,
           `/v2/vault/${ADDRESS}/metrics`,
           "/api/v1/vaults",
-          "/api/v1/vault/76/config"
+          "/api/v1/vault/76/config",
+          "/api/v1/vault/76/metrics",
+          "/api/v1/vault/76/snapshots"
         ]
         const targets: Array<Target> = ["/health", "/status", "/ready", "/openapi.json", "/nope", "/", ...reads].map((path) => [path, ["GET"]])
         yield* fuzz(targets, 1, 1500, "/health")

@@ -72,6 +72,8 @@ describe("/openapi.json lists exactly the routes the server answers", () => {
         expect(Object.keys(served.body.paths).sort()).toEqual(
           expect.arrayContaining([
             "/api/v1/vault/{vaultId}/config",
+            "/api/v1/vault/{vaultId}/metrics",
+            "/api/v1/vault/{vaultId}/snapshots",
             "/api/v1/vaults",
             "/health",
             "/ready",
