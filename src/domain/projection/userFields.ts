@@ -28,7 +28,7 @@ const isZeroKey = (data: Uint8Array, offset: number): boolean => {
 const internedKeys = new Map<string, string>()
 
 const internedAddressAt = (data: Uint8Array, offset: number): string => {
-  const raw = String.fromCharCode(...data.subarray(offset, offset + 32))
+  const raw = Buffer.from(data.buffer, data.byteOffset + offset, 32).toString("latin1")
   let text = internedKeys.get(raw)
   if (text === undefined) {
     text = encodeBase58Bytes32(data.subarray(offset, offset + 32))
