@@ -19,6 +19,10 @@ const commands: Record<string, Entry> = {
     summary: "decode ntbundle account data, events and transactions offline (JSON on stdout)",
     load: async () => (await import("./commands/inspect.ts")).inspect
   },
+  codes: {
+    summary: "set and disable builder codes (what /public/codes resolves)",
+    load: async () => (await import("./commands/codes.ts")).codes
+  },
   keys: {
     summary: "issue, list, revoke and rotate partner API keys",
     load: async () => (await import("./commands/keys.ts")).keys

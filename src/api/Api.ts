@@ -3,6 +3,7 @@ import { VERSION } from "../version.ts"
 import { BadRequestResponse, HeadersTooLargeResponse, InternalErrorResponse, UriTooLongResponse } from "./errors.ts"
 import { withoutHttpApiDecodeError } from "./openApiTransform.ts"
 import { BuildsApi } from "./builds/BuildsApi.ts"
+import { PublicApi } from "./public/PublicApi.ts"
 import { SystemApi } from "./system/SystemApi.ts"
 import { HistoryApi } from "./history/HistoryApi.ts"
 import { LegacyApi } from "./legacy/LegacyApi.ts"
@@ -18,6 +19,7 @@ import { VaultsApi } from "./vaults/VaultsApi.ts"
 export const Api = HttpApi.make("vault-gateway")
   .add(SystemApi)
   .add(BuildsApi)
+  .add(PublicApi)
   .add(VaultsApi)
   .add(UsersApi)
   .add(PlatformApi)

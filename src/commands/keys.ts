@@ -62,7 +62,7 @@ const print = (text: string) => Effect.sync(() => process.stdout.write(text + "\
  * Starting the embedded PostgreSQL stops a server already running on the data directory, which
  * would pull the database from under a running `serve`; refuse instead.
  */
-const embeddedServerRunning = (dataDir: string): boolean => {
+export const embeddedServerRunning = (dataDir: string): boolean => {
   const pidFile = path.join(dataDir, "postgres", "postmaster.pid")
   if (!fs.existsSync(pidFile)) return false
   const pid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0])

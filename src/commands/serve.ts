@@ -19,6 +19,7 @@ import { keysConfig } from "../configKeys.ts"
 import { PartnerAuthLive, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
 import { BuildsLive } from "../api/builds/BuildsLive.ts"
 import { buildMeterConfig } from "../api/builds/buildConfig.ts"
+import { PublicHandlersLive } from "../api/public/PublicHandlers.ts"
 import { BuilderCodesLive } from "../../layers/postgres/BuilderCodesLive.ts"
 import { RateLimiterMemory } from "../../layers/memory/RateLimiterMemory.ts"
 import {
@@ -63,7 +64,7 @@ export const serve: Command = {
     const ingestion = PublishChainBuildServices.pipe(Layer.provideMerge(IngestionLive(appSettings, ingest, sandbox)))
     const projection = ProjectionInBackground(ingestion).pipe(Layer.provide(database))
     const buildServices = Layer.mergeAll(ChainBuildServicesFromHandoff, BuilderCodesLive.pipe(Layer.provide(database)), RateLimiterMemory)
-    const builds = BuildsLive(buildMeter).pipe(Layer.provide(buildServices))
+    const builds = Layer.merge(BuildsLive(buildMeter), PublicHandlersLive).pipe(Layer.provide(buildServices))
     const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, builds).pipe(Layer.provide(Layer.mergeAll(projection, NoPricesLive, VaultHistoryLive.pipe(Layer.provide(database)))))
     const keySettings = await Effect.runPromise(Effect.either(keysConfig(appSettings.cluster)))
     if (Either.isLeft(keySettings)) {

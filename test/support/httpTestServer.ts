@@ -13,6 +13,7 @@ import type { ProjectionStatus } from "../../src/domain/status.ts"
 import { ProjectionTest } from "./projectionTest.ts"
 import { BuildsLive } from "../../src/api/builds/BuildsLive.ts"
 import { BuildStandIns } from "./buildStandIns.ts"
+import { PublicHandlersLive } from "../../src/api/public/PublicHandlers.ts"
 import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "./partnerKeyStandIn.ts"
 import { VaultHistoryStandIn } from "./vaultHistoryStandIn.ts"
 import type { DailyRow } from "../../src/domain/history/dailyRow.ts"
@@ -34,9 +35,10 @@ export const gatewayForTest = (
     readonly buildsPerMinute?: number
   } = {}
 ) => {
-  const builds = BuildsLive({ perIp: { limit: options.buildsPerMinute ?? 20, windowSeconds: 60 }, trustProxy: false }).pipe(
-    Layer.provide(BuildStandIns)
-  )
+  const builds = Layer.merge(
+    BuildsLive({ perIp: { limit: options.buildsPerMinute ?? 20, windowSeconds: 60 }, trustProxy: false }),
+    PublicHandlersLive
+  ).pipe(Layer.provide(BuildStandIns))
   const routes = Layer.mergeAll(
     ApiRoutesLive(Api, options.limits === undefined ? {} : { limits: options.limits }),
     DocsRoutesLive(Api)

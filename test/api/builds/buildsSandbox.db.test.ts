@@ -13,6 +13,9 @@ import { BuilderCodes } from "../../../services/BuilderCodes.ts"
 import { Projection } from "../../../services/Projection.ts"
 import { BuildsApi } from "../../../src/api/builds/BuildsApi.ts"
 import { BuildsLive } from "../../../src/api/builds/BuildsLive.ts"
+import { PublicApi } from "../../../src/api/public/PublicApi.ts"
+import { PublicHandlersLive } from "../../../src/api/public/PublicHandlers.ts"
+import { NoPricesLive } from "../../../services/Prices.ts"
 import { BadRequestResponse, HeadersTooLargeResponse, InternalErrorResponse, UriTooLongResponse } from "../../../src/api/errors.ts"
 import { readPosition } from "../../../src/domain/builds/projectedAccounts.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
@@ -27,6 +30,7 @@ import { sandboxWallets, signAndSend, type SandboxWallet } from "./sandboxSignin
 // it, and the projection shows the outcome.
 const BuildsOnlyApi = HttpApi.make("vault-gateway")
   .add(BuildsApi)
+  .add(PublicApi)
   .addError(BadRequestResponse)
   .addError(UriTooLongResponse)
   .addError(HeadersTooLargeResponse)
@@ -70,7 +74,8 @@ describe("builders against the sandbox chain", () => {
         })
       yield* waitFor("live", () => (projection.currentStatus().status === "live" ? true : null))
       const routes = ApiRoutesLive(BuildsOnlyApi).pipe(
-        Layer.provide(BuildsLive({ perIp: { limit: 1_000, windowSeconds: 60 }, trustProxy: false })),
+        Layer.provide(Layer.merge(BuildsLive({ perIp: { limit: 1_000, windowSeconds: 60 }, trustProxy: false }), PublicHandlersLive)),
+        Layer.provide(NoPricesLive),
         Layer.provide(RateLimiterMemory)
       )
       const server = yield* Layer.build(listenForTest(routes).pipe(Layer.provide(Layer.succeedContext(ingest))))
@@ -123,6 +128,17 @@ describe("builders against the sandbox chain", () => {
       expect(third.body.data.attribution).toEqual({ applied: true, referrer: builder, code: "ACME" })
       yield* send(coded, third.body.data.transactionBase64)
       yield* waitFor("the coded position", () => (positionOf(coded.address)?.referrer === builder ? true : null))
+      const resolved = yield* fetchJson(`${url}/public/codes/acme`, { headers: { origin: "https://dapp.example" } })
+      expect(resolved.status).toBe(200)
+      expect(resolved.body).toEqual({ success: true, data: { code: "Acme", referrer: builder } })
+      expect(resolved.headers.get("cache-control")).toBe("public, max-age=60")
+      expect(resolved.headers.get("access-control-allow-origin")).toBe("*")
+      yield* codes.set("Gone", builder as Address)
+      expect(yield* codes.disable("gone")).toBe(true)
+      const disabled = yield* fetchJson(`${url}/public/codes/Gone`)
+      expect(disabled.status).toBe(404)
+      expect(disabled.body).toMatchObject({ success: false, error: "NOT_FOUND" })
+      expect((yield* fetchJson(`${url}/public/codes/never-set`)).status).toBe(404)
       const unknownCode = yield* build("deposit", { userAddress: coded.address, amountRaw: "200000000", code: "NOPE", requireAttribution: true })
       expect(unknownCode.body.data.validation.accepted).toBe(false)
       expect(unknownCode.body.data.validation.rejectionReasons[0].code).toBe("ATTRIBUTION_REQUIRED")
@@ -161,6 +177,14 @@ describe("builders against the sandbox chain", () => {
       expect(all.body.data.sharesAmount).toBe(allShares.toString())
       yield* send(allUser, all.body.data.transactionBase64)
       yield* waitFor("the full withdrawal", () => (positionOf(allUser.address)?.pendingShares === allShares ? true : null))
+
+      // the public yields list: catalog vaults, no price source (tvlUsd null), no history (APYs null)
+      const yields = yield* fetchJson(`${url}/public/yields`)
+      expect(yields.status).toBe(200)
+      const listed = yields.body.data.vaults as Array<{ bundleKey: string; tvlUsd: unknown; apy7dAfterFees: unknown; asset: { mint: string } }>
+      expect(listed.length).toBeGreaterThan(0)
+      expect(listed.map((vault) => vault.bundleKey)).toContain(AUTOPILOT)
+      for (const vault of listed) expect(vault).toMatchObject({ tvlUsd: null, apy7dAfterFees: null })
 
       // a transaction past its lastValidBlockHeight is refused; a fresh build lands
       const stale = yield* build("deposit", { userAddress: coded.address, amountRaw: "50000000" })

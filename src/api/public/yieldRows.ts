@@ -1,0 +1,35 @@
+import type { Prices } from "../../../services/Prices.ts"
+import { catalogEntryByAddress } from "../../domain/catalog.ts"
+import type { ProjectionState } from "../../domain/projection/state.ts"
+import { valuationOf } from "../../domain/vaultValuation.ts"
+import { totalEquity } from "../../ntbundle/math.ts"
+import type { YieldVault } from "./PublicApi.ts"
+
+const usdOf = (raw: bigint, decimals: number, usd: number): number => (Number(raw) / 10 ** decimals) * usd
+
+/**
+ * The public catalog's vaults (listed, not private, enabled, not deprecated) in the shape yield
+ * aggregators read. APYs are null: no share-price history is kept yet to compute them from.
+ */
+export const yieldRows = (state: ProjectionState, prices: Prices["Type"]): Array<typeof YieldVault.Type> => {
+  const rows: Array<typeof YieldVault.Type> = []
+  for (const view of state.vaults.values()) {
+    const entry = catalogEntryByAddress(view.address)
+    if (entry === null) continue
+    const { flags, registry } = entry
+    if (!flags.visible || flags.private || !flags.enabled || flags.deprecated) continue
+    const mint = view.bundle.assetAddress
+    const price = prices.priceOf(mint)
+    const equity = valuationOf(view) === null || view.oracle === null ? null : totalEquity({ bundle: view.bundle, oracle: view.oracle })
+    rows.push({
+      bundleKey: view.address,
+      name: registry.displayName,
+      asset: { mint, symbol: registry.token.mint === mint ? registry.token.displaySymbol : registry.depositToken },
+      tvlUsd: price === null || equity === null ? null : usdOf(equity, view.bundle.assetDecimals, price.usd),
+      apy7dAfterFees: null,
+      apy30dAfterFees: null,
+      apyInceptionAfterFees: null
+    })
+  }
+  return rows.sort((a, b) => a.bundleKey.localeCompare(b.bundleKey))
+}
