@@ -1,10 +1,10 @@
 import { Console, Effect } from "effect"
 import { decodeBase58Exact } from "../sandbox/codec/base58.ts"
-import { sandboxScoped } from "../sandbox/layer.ts"
 import { DEFAULT_NTBUNDLE_PROGRAM_ID } from "../sandbox/programs/ids.ts"
-import type { SandboxOptions } from "../sandbox/sandbox.ts"
+import type { ScenarioSandboxOptions } from "../sandbox/scenario/index.ts"
 import { runMain } from "../runMain.ts"
 import { EXIT_USAGE, type Command } from "./Command.ts"
+import { scenarioSandboxScoped } from "./sandboxChain.ts"
 
 const HELP = `usage: vault-gateway sandbox [options]
 
@@ -18,11 +18,19 @@ options:
   --slot-ms <ms>        slot time (default 400)
   --manual              advance slots only through sandbox_step
   --program-id <id>     program id hosted (default ${DEFAULT_NTBUNDLE_PROGRAM_ID})
+
+scenario (the registry's vaults, users, builders, activity and a keeper; deterministic per seed):
+  --users <n>           users (default 50)
+  --builders <n>        builders (default 5)
+  --activity <tx/s>     user transactions per second (default 1; 0 = none, the keeper still runs)
+  --history-days <d>    days of history generated before the sandbox opens (default 0)
+  --bulk-users <n>      extra positions written at genesis, up to 1,000,000 (benchmarks)
+  --firehose            keeper charging fees across many positions every slot (>= 5,000 updates/s)
 `
 
-const VALUE_FLAGS = new Set(["--host", "--port", "--seed", "--slot-ms", "--program-id"])
+const VALUE_FLAGS = new Set(["--host", "--port", "--seed", "--slot-ms", "--program-id", "--users", "--builders", "--activity", "--history-days", "--bulk-users"])
 
-type Parsed = { readonly options: SandboxOptions } | { readonly error: string }
+type Parsed = { readonly options: ScenarioSandboxOptions } | { readonly error: string }
 
 const readInteger = (value: string, flag: string, min: number): number | string => {
   const parsed = Number(value)
@@ -30,12 +38,16 @@ const readInteger = (value: string, flag: string, min: number): number | string 
 }
 
 export const parseSandboxArgs = (args: ReadonlyArray<string>): Parsed => {
-  const options: { -readonly [K in keyof SandboxOptions]: SandboxOptions[K] } = { port: 8899 }
+  const options: { -readonly [K in keyof ScenarioSandboxOptions]: ScenarioSandboxOptions[K] } = { port: 8899 }
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined]
     if (flag === "--manual") {
       options.clock = "manual"
+      continue
+    }
+    if (flag === "--firehose") {
+      options.firehose = true
       continue
     }
     if (!VALUE_FLAGS.has(flag)) return { error: `unknown option '${arg}'` }
@@ -59,6 +71,23 @@ export const parseSandboxArgs = (args: ReadonlyArray<string>): Parsed => {
         const slotMs = readInteger(value, flag, 1)
         if (typeof slotMs === "string") return { error: slotMs }
         options.slotMs = slotMs
+        break
+      }
+      case "--users":
+      case "--builders":
+      case "--history-days":
+      case "--bulk-users": {
+        const count = readInteger(value, flag, 0)
+        if (typeof count === "string") return { error: count }
+        if (flag === "--bulk-users" && count > 1_000_000) return { error: "--bulk-users is at most 1,000,000" }
+        const key = ({ "--users": "users", "--builders": "builders", "--history-days": "historyDays", "--bulk-users": "bulkUsers" } as const)[flag]
+        options[key] = count
+        break
+      }
+      case "--activity": {
+        const rate = Number(value)
+        if (!Number.isFinite(rate) || rate < 0) return { error: `--activity needs transactions per second >= 0, got '${value}'` }
+        options.activity = rate
         break
       }
       case "--program-id":
@@ -85,7 +114,7 @@ export const sandbox: Command = {
     }
     const program = Effect.scoped(
       Effect.gen(function* () {
-        const handle = yield* sandboxScoped(parsed.options)
+        const { handle } = yield* scenarioSandboxScoped(parsed.options)
         yield* Console.log(`sandbox JSON-RPC: ${handle.rpcUrl}`)
         yield* Console.log(`sandbox PubSub:   ${handle.wsUrl}`)
         yield* Console.log(`program ${handle.chain.programId}, seed ${String(handle.chain.seed)}, slot ${handle.chain.slotMs} ms (${handle.clockMode})`)

@@ -1,6 +1,6 @@
 import { Effect, type Scope } from "effect"
 import { SandboxStartError } from "../sandbox/layer.ts"
-import { createSandboxChain, startSandbox } from "../sandbox/sandbox.ts"
+import { createSandboxChain, type SandboxHandle, startSandbox } from "../sandbox/sandbox.ts"
 import { installScenario, type Scenario, scenarioChainOptions, type ScenarioSandboxOptions } from "../sandbox/scenario/index.ts"
 
 const HOUR_MS = 3_600_000
@@ -19,13 +19,14 @@ const fastForward = (scenario: Scenario, now: number) =>
   })
 
 /**
- * The scenario sandbox in this process, for `serve` without an RPC endpoint: genesis days in the
+ * The scenario sandbox in this process (`vault-gateway sandbox`, and `serve` without an RPC
+ * endpoint): genesis days in the
  * past, history generated in the background, then JSON-RPC and PubSub on loopback until the scope
  * closes.
  */
 export const scenarioSandboxScoped = (
   options: ScenarioSandboxOptions
-): Effect.Effect<{ readonly rpcUrl: string; readonly wsUrl: string }, SandboxStartError, Scope.Scope> =>
+): Effect.Effect<{ readonly rpcUrl: string; readonly wsUrl: string; readonly handle: SandboxHandle }, SandboxStartError, Scope.Scope> =>
   Effect.gen(function*() {
     const now = Date.now()
     const chain = createSandboxChain({ ...options, ...scenarioChainOptions(options, now) })
@@ -36,5 +37,5 @@ export const scenarioSandboxScoped = (
       Effect.tryPromise({ try: () => startSandbox({ ...options, chain }), catch: failed }),
       (handle) => Effect.promise(() => handle.close())
     )
-    return { rpcUrl: handle.rpcUrl, wsUrl: handle.wsUrl }
+    return { rpcUrl: handle.rpcUrl, wsUrl: handle.wsUrl, handle }
   })
