@@ -1,4 +1,4 @@
-import { Deferred, Effect, Schedule, type Scope, Stream } from "effect"
+import { Effect, Schedule, type Scope, Stream } from "effect"
 import type { Invalidation, PartnerKeyRecord } from "../../services/PartnerKeys.ts"
 
 export interface KeyRecordCacheOptions {
@@ -8,8 +8,6 @@ export interface KeyRecordCacheOptions {
   readonly negativeTtlMs: number
   /** Unknown hashes remembered at most (anyone can send random keys). */
   readonly maxNegative?: number
-  /** How long start-up waits for the invalidation listener. */
-  readonly listenTimeoutMs?: number
 }
 
 interface Entry {
@@ -20,9 +18,10 @@ interface Entry {
 /**
  * Key records by key hash, in memory. A hit costs no I/O; a miss reads Postgres once and is cached
  * (unknown hashes briefly). Entries expire after a short TTL, and `invalidations` (Postgres NOTIFY
- * from every instance's revoke and rotate) drop them at once. Whenever the listener (re)starts,
- * everything is dropped (a notification may have been missed). Construction waits (a bounded
- * time) until the listener is live, so a revocation right after start-up is not missed.
+ * from every instance's revoke and rotate) drop them at once. Nothing is cached while the listener
+ * is not live (at start-up, or while it reconnects), so no revocation can be missed; whenever it
+ * (re)starts, everything is dropped. Start-up does not wait for it (the event loop may be busy
+ * generating the sandbox chain).
  */
 export const makeKeyRecordCache = <E, E2>(
   find: (hash: string) => Effect.Effect<PartnerKeyRecord | null, E>,
@@ -46,19 +45,20 @@ export const makeKeyRecordCache = <E, E2>(
       unknown.clear()
     }
 
-    const listening = yield* Deferred.make<void>()
+    let live = false
     yield* Stream.runForEach(invalidations, (change) =>
-      change._tag === "Changed"
-        ? Effect.sync(() => invalidate(change.hash))
-        : Effect.zipRight(Effect.sync(clear), Deferred.succeed(listening, undefined))).pipe(
+      Effect.sync(() => {
+        if (change._tag === "Changed") return invalidate(change.hash)
+        clear()
+        live = true
+      })).pipe(
       Effect.tapError((error) => Effect.logWarning("partner key invalidation listener failed; reconnecting", error)),
-      Effect.ensuring(Effect.sync(clear)),
+      Effect.ensuring(Effect.sync(() => {
+        live = false
+        clear()
+      })),
       Effect.retry(Schedule.spaced("1 second")),
       Effect.forkScoped
-    )
-    yield* Deferred.await(listening).pipe(
-      Effect.timeout(options.listenTimeoutMs ?? 10_000),
-      Effect.catchAll(() => Effect.logWarning("partner key invalidations are not live yet; relying on the cache TTL"))
     )
 
     const store = (hash: string, record: PartnerKeyRecord | null, now: number) => {
@@ -78,7 +78,7 @@ export const makeKeyRecordCache = <E, E2>(
         const startedAt = epoch
         return Effect.tap(find(hash), (record) =>
           Effect.sync(() => {
-            if (epoch === startedAt) store(hash, record, Date.now())
+            if (live && epoch === startedAt) store(hash, record, Date.now())
           }))
       })
     return { lookup }

@@ -17,11 +17,12 @@ export const PartnerAuthLive = (cluster: Cluster, settings: KeysConfig) =>
   }).pipe(Layer.provide(Layer.merge(PartnerKeysLive, RateLimiterMemory)))
 
 /**
- * On the sandbox: stores `SANDBOX_PARTNER_KEY` (or a new key) before the server listens and prints
- * it next to the URLs. Printed on stdout for the developer, never through the logger.
+ * On the sandbox: stores `SANDBOX_PARTNER_KEY` (or a new key) and prints it next to the URLs, in
+ * the background so the server listens at once. Printed on stdout for the developer, never through
+ * the logger.
  */
 export const SandboxPartnerKeyLive = (settings: KeysConfig) =>
-  Layer.effectDiscard(
+  Layer.scopedDiscard(
     Effect.gen(function*() {
       const keys = yield* PartnerKeys
       const input = { name: "sandbox", ownerWallet: null, environment: "sandbox" as const }
@@ -35,5 +36,8 @@ export const SandboxPartnerKeyLive = (settings: KeysConfig) =>
             `  send it as x-api-key: <key> or Authorization: Bearer <key>\n`
         )
       )
-    }).pipe(Effect.orDie)
+    }).pipe(
+      Effect.catchAllCause((cause) => Effect.logError("could not seed the sandbox partner key", cause)),
+      Effect.forkScoped
+    )
   ).pipe(Layer.provide(PartnerKeysLive))

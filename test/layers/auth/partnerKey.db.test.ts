@@ -33,13 +33,31 @@ const waitForStatus = (request: Effect.Effect<{ readonly status: number }>, stat
     return yield* Effect.die(new Error(`no ${status} within ${withinMs} ms`))
   })
 
-/** `PartnerKeys` as an instance that never hears NOTIFY (e.g. its listener is down), counting lookups. */
-const deafAndCounted = (counter: { lookups: number }) =>
+/** `PartnerKeys` counting the lookups that reach Postgres. */
+const counted = (counter: { lookups: number }) =>
   Effect.map(PartnerKeys, (keys) => ({
     ...keys,
-    findByHash: (hash: string) => Effect.zipRight(Effect.sync(() => counter.lookups++), keys.findByHash(hash)),
+    findByHash: (hash: string) => Effect.zipRight(Effect.sync(() => counter.lookups++), keys.findByHash(hash))
+  }))
+
+/** ... as an instance that never hears NOTIFY (as if its listener were live but notifications lost). */
+const deafAndCounted = (counter: { lookups: number }) =>
+  Effect.map(counted(counter), (keys) => ({
+    ...keys,
     invalidations: Stream.make({ _tag: "Listening" as const }).pipe(Stream.concat(Stream.never))
   }))
+
+/** Requests with the key until one is answered from the cache (no lookup reaches Postgres). */
+const untilCached = (request: Effect.Effect<{ readonly status: number }>, counter: { lookups: number }) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 100; i++) {
+      const before = counter.lookups
+      expect((yield* request).status).toBe(200)
+      if (counter.lookups === before) return
+      yield* Effect.sleep("50 millis")
+    }
+    return yield* Effect.die(new Error("the key was never cached"))
+  })
 
 const Store = Layer.mergeAll(PartnerKeysLive, RateLimiterMemory).pipe(Layer.provideMerge(TestDatabase))
 
@@ -145,11 +163,13 @@ layer(Store, { timeout: 90_000, excludeTestServices: true })("PartnerKey middlew
   describe("revocation and rotation", () => {
     it.scoped("revoke: refused at once where NOTIFY arrives, and within the cache TTL where it does not", () =>
       Effect.gen(function*() {
-        const listening = yield* sandboxServer({ cacheTtlMs: 60_000 })
-        const deaf = yield* Effect.provideServiceEffect(sandboxServer({ cacheTtlMs: 1_500 }), PartnerKeys, deafAndCounted({ lookups: 0 }))
+        const listeningLookups = { lookups: 0 }
+        const deafLookups = { lookups: 0 }
+        const listening = yield* Effect.provideServiceEffect(sandboxServer({ cacheTtlMs: 60_000 }), PartnerKeys, counted(listeningLookups))
+        const deaf = yield* Effect.provideServiceEffect(sandboxServer({ cacheTtlMs: 1_500 }), PartnerKeys, deafAndCounted(deafLookups))
         const { id, key } = yield* issue()
-        expect((yield* whoami(listening, withKey(key))).status).toBe(200)
-        expect((yield* whoami(deaf, withKey(key))).status).toBe(200)
+        yield* untilCached(whoami(listening, withKey(key)), listeningLookups)
+        yield* untilCached(whoami(deaf, withKey(key)), deafLookups)
 
         yield* Effect.flatMap(PartnerKeys, (keys) => keys.revoke(id))
         const revokedAt = Date.now()
@@ -165,10 +185,11 @@ layer(Store, { timeout: 90_000, excludeTestServices: true })("PartnerKey middlew
 
     it.scoped("rotate: a new key with the same settings; the old one expires 60 s later, then is refused", () =>
       Effect.gen(function*() {
-        const url = yield* sandboxServer({ cacheTtlMs: 60_000 })
+        const lookups = { lookups: 0 }
+        const url = yield* Effect.provideServiceEffect(sandboxServer({ cacheTtlMs: 60_000 }), PartnerKeys, counted(lookups))
         const sql = yield* SqlClient.SqlClient
         const old = yield* issue({ quotaLimit: 50 })
-        expect((yield* whoami(url, withKey(old.key))).status).toBe(200)
+        yield* untilCached(whoami(url, withKey(old.key)), lookups)
 
         const rotated = yield* Effect.flatMap(PartnerKeys, (keys) => keys.rotate(old.id))
         const fresh = Redacted.value(rotated.key)
