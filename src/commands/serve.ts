@@ -64,14 +64,15 @@ export const serve: Command = {
     const ingestion = PublishChainBuildServices.pipe(Layer.provideMerge(IngestionLive(appSettings, ingest, sandbox)))
     const projection = ProjectionInBackground(ingestion).pipe(Layer.provide(database))
     const buildServices = Layer.mergeAll(ChainBuildServicesFromHandoff, BuilderCodesLive.pipe(Layer.provide(database)), RateLimiterMemory)
-    const builds = Layer.merge(BuildsLive(buildMeter), PublicHandlersLive).pipe(Layer.provide(buildServices))
-    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, builds).pipe(Layer.provide(Layer.mergeAll(projection, NoPricesLive, VaultHistoryLive.pipe(Layer.provide(database)))))
     const keySettings = await Effect.runPromise(Effect.either(keysConfig(appSettings.cluster)))
     if (Either.isLeft(keySettings)) {
       process.stderr.write(`vault-gateway: ${describeConfigError(keySettings.left)}\n`)
       return EXIT_USAGE
     }
     const partnerAuth = PartnerAuthLive(appSettings.cluster, keySettings.right).pipe(Layer.provide(database))
+    // the builders meter a request with a valid partner key on the key's quota
+    const builds = Layer.merge(BuildsLive(buildMeter), PublicHandlersLive).pipe(Layer.provide(Layer.merge(buildServices, partnerAuth)))
+    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, builds).pipe(Layer.provide(Layer.mergeAll(projection, NoPricesLive, VaultHistoryLive.pipe(Layer.provide(database)))))
     const sandboxKey = appSettings.cluster === "sandbox"
       ? SandboxPartnerKeyLive(keySettings.right).pipe(Layer.provide(database))
       : Layer.empty

@@ -38,7 +38,7 @@ export const gatewayForTest = (
   const builds = Layer.merge(
     BuildsLive({ perIp: { limit: options.buildsPerMinute ?? 20, windowSeconds: 60 }, trustProxy: false }),
     PublicHandlersLive
-  ).pipe(Layer.provide(BuildStandIns))
+  ).pipe(Layer.provide(Layer.merge(BuildStandIns, PartnerKeyStandIn)))
   const routes = Layer.mergeAll(
     ApiRoutesLive(Api, options.limits === undefined ? {} : { limits: options.limits }),
     DocsRoutesLive(Api)

@@ -4,6 +4,7 @@ import { MaxBodyBytes, PublicCors } from "../annotations.ts"
 import { PayloadTooLargeResponse, ProjectionUnavailableResponse } from "../errors.ts"
 import { Address } from "../schemas.ts"
 import { BlockhashUnavailableResponse, MalformedRequestResponse, UnknownVaultResponse } from "./buildErrors.ts"
+import { PartnerKey } from "../security/PartnerKey.ts"
 import { BuildMeter } from "./BuildMeter.ts"
 
 /** The build core validates the fields one by one (stable 400 codes), so the contract takes any JSON object. */
@@ -63,6 +64,7 @@ export const BuildsApi = HttpApiGroup.make("builds")
       .addError(MalformedRequestResponse)
       .addError(UnknownVaultResponse)
       .addError(ProjectionUnavailableResponse)
+      .middleware(PartnerKey)
       .annotate(OpenApi.Summary, "Preview a deposit: fee, net and estimated shares (estimates)")
       .annotate(OpenApi.Description, ESTIMATES)
   )
@@ -74,6 +76,7 @@ export const BuildsApi = HttpApiGroup.make("builds")
       .addError(MalformedRequestResponse)
       .addError(UnknownVaultResponse)
       .addError(ProjectionUnavailableResponse)
+      .middleware(PartnerKey)
       .annotate(OpenApi.Summary, "Preview a withdrawal: value, fee, net, cooldown (estimates)")
       .annotate(OpenApi.Description, ESTIMATES)
   )

@@ -2,6 +2,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { u64Max } from "../../support/buildFixtures.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
+import { TEST_PARTNER_KEY } from "../../support/partnerKeyStandIn.ts"
 import { gatewayForTest, serverUrl } from "../../support/httpTestServer.ts"
 import { liveStatus, ProjectionControl, startingStatus } from "../../support/projectionTest.ts"
 import { findUserBundlePda } from "../../../src/ntbundle/pdas.ts"
@@ -105,12 +106,15 @@ describe("transaction builders over HTTP", () => {
     it.effect("previews: estimates from the projection, 400 on bad queries", () =>
       Effect.gen(function*() {
         const url = yield* serverUrl
-        const dep = yield* fetchJson(`${url}/v2/vault/${vault}/simulate-deposit?amountRaw=5000000`)
+        const keyed = { headers: { "x-api-key": TEST_PARTNER_KEY } }
+        const anonymous = yield* fetchJson(`${url}/v2/vault/${vault}/simulate-deposit?amountRaw=5000000`)
+        expect(anonymous.status).toBe(401)
+        const dep = yield* fetchJson(`${url}/v2/vault/${vault}/simulate-deposit?amountRaw=5000000`, keyed)
         expect(dep.status).toBe(200)
         expect(dep.body.data).toMatchObject({ accepted: true, grossAmountRaw: "5000000", estimate: true })
-        const wd = yield* fetchJson(`${url}/v2/vault/${vault}/simulate-withdraw?sharesRaw=1000000`)
+        const wd = yield* fetchJson(`${url}/v2/vault/${vault}/simulate-withdraw?sharesRaw=1000000`, keyed)
         expect(wd.body.data).toMatchObject({ accepted: true, sharesRaw: "1000000", estimate: true })
-        const bad = yield* fetchJson(`${url}/v2/vault/${vault}/simulate-withdraw?sharesRaw=1&amountRaw=1`)
+        const bad = yield* fetchJson(`${url}/v2/vault/${vault}/simulate-withdraw?sharesRaw=1&amountRaw=1`, keyed)
         expect(bad.status).toBe(400)
         expect(bad.body.error).toBe("CONFLICTING_FIELDS")
         expect(dep.headers.get("access-control-allow-origin")).toBeNull()
@@ -166,6 +170,12 @@ describe("per-IP metering of the builders", () => {
         expect(limited.headers.get("x-ratelimit-limit")).toBe("20")
         expect(limited.headers.get("x-ratelimit-remaining")).toBe("0")
         expect(limited.headers.get("access-control-allow-origin")).toBe("*")
+        // a valid partner key is metered on the key's quota, not the IP's; an invalid one is ignored
+        const keyed = yield* post(url, deposit, { userAddress: bob, amountRaw: "5000000" }, { "x-api-key": TEST_PARTNER_KEY })
+        expect(keyed.status).toBe(200)
+        expect(keyed.headers.get("x-ratelimit-limit")).toBe("1000")
+        const wrongKey = yield* post(url, deposit, { userAddress: bob, amountRaw: "5000000" }, { "x-api-key": "vg_sandbox_nope" })
+        expect(wrongKey.status).toBe(429)
       }))
   })
 })

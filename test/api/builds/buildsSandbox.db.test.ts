@@ -21,6 +21,7 @@ import { readPosition } from "../../../src/domain/builds/projectedAccounts.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
 import { expectWellFormedBuild } from "../../domain/builds/wellFormed.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
+import { PartnerKeyStandIn } from "../../support/partnerKeyStandIn.ts"
 import { listenForTest } from "../../support/httpTestServer.ts"
 import { ingestLayer, scenarioSandbox, settledAgainstTruth, stepSlots } from "../../support/ingestHarness.ts"
 import { sandboxWallets, signAndSend, type SandboxWallet } from "./sandboxSigning.ts"
@@ -75,7 +76,7 @@ describe("builders against the sandbox chain", () => {
       yield* waitFor("live", () => (projection.currentStatus().status === "live" ? true : null))
       const routes = ApiRoutesLive(BuildsOnlyApi).pipe(
         Layer.provide(Layer.merge(BuildsLive({ perIp: { limit: 1_000, windowSeconds: 60 }, trustProxy: false }), PublicHandlersLive)),
-        Layer.provide(NoPricesLive),
+        Layer.provide(Layer.merge(NoPricesLive, PartnerKeyStandIn)),
         Layer.provide(RateLimiterMemory)
       )
       const server = yield* Layer.build(listenForTest(routes).pipe(Layer.provide(Layer.succeedContext(ingest))))
