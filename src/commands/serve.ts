@@ -1,4 +1,4 @@
-import { Effect, Either, Layer } from "effect"
+import { Effect, Either, Layer, Option } from "effect"
 import { DatabaseLive } from "../../layers/postgres/Database.ts"
 import { ProjectionInBackground } from "../../layers/memory/ProjectionInBackground.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
@@ -7,6 +7,7 @@ import { HttpListenerLive, HttpServerLive } from "../../layers/uws/HttpServer.ts
 import { Api } from "../api/Api.ts"
 import { SystemHandlersLive } from "../api/system/SystemHandlers.ts"
 import { ReadHandlersLive } from "../api/readHandlers.ts"
+import { ReferrersHandlersLive } from "../api/referrers/ReferrersHandlers.ts"
 import { NoPricesLive } from "../../services/Prices.ts"
 import { VaultHistoryLive } from "../../layers/postgres/VaultHistoryLive.ts"
 import { appConfig, describeConfigError } from "../config.ts"
@@ -21,6 +22,7 @@ import { BuildsLive } from "../api/builds/BuildsLive.ts"
 import { buildMeterConfig } from "../api/builds/buildConfig.ts"
 import { PublicHandlersLive } from "../api/public/PublicHandlers.ts"
 import { BuilderCodesLive } from "../../layers/postgres/BuilderCodesLive.ts"
+import { SandboxCodesSeed } from "../../layers/postgres/SandboxCodesSeed.ts"
 import { RateLimiterMemory } from "../../layers/memory/RateLimiterMemory.ts"
 import {
   ChainBuildHandoffLive,
@@ -61,7 +63,9 @@ export const serve: Command = {
     const { app: appSettings, ingest, sandbox, buildMeter } = config.right
     const { host, port, databaseUrl, dataDir } = appSettings
     const database = DatabaseLive({ url: databaseUrl, dataDir })
-    const ingestion = PublishChainBuildServices.pipe(Layer.provideMerge(IngestionLive(appSettings, ingest, sandbox)))
+    // on the in-process sandbox (no RPC_URL), each scenario builder gets a code
+    const chainExtras = Option.isNone(appSettings.rpcUrl) ? Layer.merge(PublishChainBuildServices, SandboxCodesSeed) : PublishChainBuildServices
+    const ingestion = chainExtras.pipe(Layer.provideMerge(IngestionLive(appSettings, ingest, sandbox)))
     const projection = ProjectionInBackground(ingestion).pipe(Layer.provide(database))
     const buildServices = Layer.mergeAll(ChainBuildServicesFromHandoff, BuilderCodesLive.pipe(Layer.provide(database)), RateLimiterMemory)
     const keySettings = await Effect.runPromise(Effect.either(keysConfig(appSettings.cluster)))
@@ -72,7 +76,7 @@ export const serve: Command = {
     const partnerAuth = PartnerAuthLive(appSettings.cluster, keySettings.right).pipe(Layer.provide(database))
     // the builders meter a request with a valid partner key on the key's quota
     const builds = Layer.merge(BuildsLive(buildMeter), PublicHandlersLive).pipe(Layer.provide(Layer.merge(buildServices, partnerAuth)))
-    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, builds).pipe(Layer.provide(Layer.mergeAll(projection, NoPricesLive, VaultHistoryLive.pipe(Layer.provide(database)))))
+    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, ReferrersHandlersLive, builds).pipe(Layer.provide(Layer.mergeAll(projection, NoPricesLive, VaultHistoryLive.pipe(Layer.provide(database)))))
     const sandboxKey = appSettings.cluster === "sandbox"
       ? SandboxPartnerKeyLive(keySettings.right).pipe(Layer.provide(database))
       : Layer.empty
