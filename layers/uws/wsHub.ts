@@ -1,0 +1,278 @@
+import type uws from "uwebsockets"
+import { Either } from "effect"
+import type { UsdPrice } from "../../services/Prices.ts"
+import type { Projection } from "../../services/Projection.ts"
+import { isLive, type ProjectionStatus } from "../../src/domain/status.ts"
+import type { WsLimits } from "../../src/ws/limits.ts"
+import {
+  CLOSE_BACKPRESSURE,
+  type ClientMessage,
+  decodeClientMessage,
+  errorFrame,
+  isProtocolError,
+  pongFrame,
+  type ProtocolError,
+  resyncFrame,
+  statusFrame,
+  subscribedFrame,
+  unsubscribedFrame,
+  updateFrame
+} from "../../src/ws/protocol.ts"
+import { dataTopicValue, statusValue } from "../../src/ws/snapshots.ts"
+import { TopicBook } from "../../src/ws/topicBook.ts"
+import { isDataTopic, parseTopic, type Topic } from "../../src/ws/topics.ts"
+
+/** What uWS keeps per socket. */
+export interface Connection {
+  readonly keyId: string
+  readonly topics: Map<string, Topic>
+  /** Followed data topics waiting for a snapshot (projection not live, or resyncing). */
+  readonly held: Set<string>
+  resyncing: boolean
+}
+
+export type Socket = uws.WebSocket<Connection>
+
+/** Every connection is on it, for `status` broadcasts on phase changes. */
+const ALL_CONNECTIONS = "#all"
+
+/**
+ * The stream's server side: connections, their topics, snapshots and the fan-out of updates. All of
+ * it runs on the JS thread between uWS callbacks and fan-out rounds, so a snapshot and the updates
+ * after it can never interleave.
+ */
+export class WsHub {
+  readonly book = new TopicBook()
+  readonly #sockets = new Set<Socket>()
+  readonly #connectionsByKey = new Map<string, number>()
+  #live: boolean
+
+  constructor(
+    readonly app: uws.TemplatedApp,
+    readonly projection: Projection["Type"],
+    readonly priceOf: (mint: string) => UsdPrice | null,
+    readonly limits: WsLimits
+  ) {
+    this.#live = isLive(projection.currentStatus())
+  }
+
+  connectionsOf(keyId: string): number {
+    return this.#connectionsByKey.get(keyId) ?? 0
+  }
+
+  get connectionCount(): number {
+    return this.#sockets.size
+  }
+
+  open(ws: Socket): void {
+    const { keyId } = ws.getUserData()
+    this.#connectionsByKey.set(keyId, this.connectionsOf(keyId) + 1)
+    this.#sockets.add(ws)
+    ws.subscribe(ALL_CONNECTIONS)
+  }
+
+  close(ws: Socket): void {
+    const connection = ws.getUserData()
+    this.#sockets.delete(ws)
+    for (const topic of connection.topics.values()) this.book.unfollow(topic)
+    connection.topics.clear()
+    connection.held.clear()
+    const count = this.connectionsOf(connection.keyId) - 1
+    if (count > 0) this.#connectionsByKey.set(connection.keyId, count)
+    else this.#connectionsByKey.delete(connection.keyId)
+  }
+
+  message(ws: Socket, message: ArrayBuffer): void {
+    const decoded: ClientMessage | ProtocolError = message.byteLength > this.limits.maxMessageBytes
+      ? { code: "MESSAGE_TOO_LARGE", message: `messages are limited to ${this.limits.maxMessageBytes} bytes` }
+      : decodeClientMessage(Buffer.from(message).toString("utf8"))
+    ws.cork(() => {
+      if (isProtocolError(decoded)) {
+        ws.send(errorFrame(decoded))
+      } else if (decoded.op === "ping") {
+        ws.send(pongFrame)
+      } else if (decoded.op === "subscribe") {
+        this.#subscribe(ws, decoded.id, decoded.topics)
+      } else {
+        this.#unsubscribe(ws, decoded.id, decoded.topics)
+      }
+    })
+  }
+
+  #subscribe(ws: Socket, id: unknown, names: ReadonlyArray<string>): void {
+    const connection = ws.getUserData()
+    const topics: Array<Topic> = []
+    for (const name of names) {
+      const topic = parseTopic(name)
+      if (topic === null) {
+        ws.send(errorFrame({
+          id,
+          code: "UNKNOWN_TOPIC",
+          message: `unknown topic ${JSON.stringify(name.slice(0, 120))}; expected vault:<address>, user:<vault>:<wallet>, status or slots`
+        }))
+        return
+      }
+      topics.push(topic)
+    }
+    const added = topics.filter((topic) => !connection.topics.has(topic.name)).length
+    if (connection.topics.size + added > this.limits.maxTopicsPerConnection) {
+      ws.send(errorFrame({
+        id,
+        code: "TOO_MANY_TOPICS",
+        message: `a connection may follow at most ${this.limits.maxTopicsPerConnection} topics (it follows ${connection.topics.size})`
+      }))
+      return
+    }
+    let announcedStatus = false
+    for (const topic of topics) {
+      if (!connection.topics.has(topic.name)) {
+        connection.topics.set(topic.name, topic)
+        this.book.follow(topic)
+      }
+      if (!this.#sendSnapshot(ws, id, topic) && !announcedStatus) {
+        // Held until the projection is live: say why instead of sending zeros.
+        ws.send(statusFrame(statusValue(this.projection.currentStatus()).data))
+        announcedStatus = true
+      }
+    }
+  }
+
+  #unsubscribe(ws: Socket, id: unknown, names: ReadonlyArray<string>): void {
+    const connection = ws.getUserData()
+    const removed: Array<string> = []
+    for (const name of names) {
+      const topic = connection.topics.get(name)
+      if (topic === undefined) continue
+      connection.topics.delete(name)
+      connection.held.delete(name)
+      ws.unsubscribe(name)
+      this.book.unfollow(topic)
+      removed.push(name)
+    }
+    ws.send(unsubscribedFrame(id, removed))
+  }
+
+  /**
+   * Subscribes the socket to the topic's updates and sends its snapshot; false when the topic is
+   * held instead (not live or resyncing). An unknown vault gets an error and is dropped.
+   */
+  #sendSnapshot(ws: Socket, id: unknown, topic: Topic): boolean {
+    const connection = ws.getUserData()
+    if (topic.kind === "status") {
+      const { asOf, data } = statusValue(this.projection.currentStatus())
+      ws.subscribe(topic.name)
+      ws.send(subscribedFrame(id, topic.name, this.book.currentSeq(topic.name), asOf, data))
+      return true
+    }
+    const value = connection.resyncing || !this.#live
+      ? Either.left(null)
+      : this.projection.readSync((state) => dataTopicValue(state, topic, this.priceOf))
+    if (Either.isLeft(value)) {
+      connection.held.add(topic.name)
+      ws.unsubscribe(topic.name)
+      return connection.resyncing
+    }
+    connection.held.delete(topic.name)
+    if (value.right === undefined) {
+      connection.topics.delete(topic.name)
+      this.book.unfollow(topic)
+      ws.send(errorFrame({ id, code: "VAULT_NOT_FOUND", message: `no vault ${(topic as { vault: string }).vault} on the configured program` }))
+      return true
+    }
+    ws.subscribe(topic.name)
+    ws.send(subscribedFrame(id, topic.name, this.book.currentSeq(topic.name), value.right.asOf, value.right.data))
+    return true
+  }
+
+  #releaseHeld(ws: Socket): void {
+    const connection = ws.getUserData()
+    if (connection.held.size === 0) return
+    ws.cork(() => {
+      for (const name of [...connection.held]) {
+        const topic = connection.topics.get(name)
+        if (topic !== undefined) this.#sendSnapshot(ws, null, topic)
+      }
+    })
+  }
+
+  /** One fan-out round: each topic's update encoded once and published to its followers. */
+  publishUpdates(topics: ReadonlySet<string>): void {
+    if (!this.#live || topics.size === 0) return
+    this.projection.readSync((state) => {
+      for (const name of topics) {
+        const topic = parseTopic(name)
+        if (topic === null || !this.book.isFollowed(name)) continue
+        const value = dataTopicValue(state, topic, this.priceOf)
+        if (value === undefined) continue
+        this.app.publish(name, updateFrame(name, this.book.nextSeq(name), value.asOf, value.data))
+      }
+    })
+    this.checkBackpressure()
+  }
+
+  statusChanged(status: ProjectionStatus): void {
+    const wasLive = this.#live
+    const phaseChanged = wasLive !== isLive(status) || this.#lastPhase !== status.status
+    this.#lastPhase = status.status
+    this.#live = isLive(status)
+    const value = statusValue(status)
+    if (this.book.isFollowed("status")) {
+      this.app.publish("status", updateFrame("status", this.book.nextSeq("status"), value.asOf, value.data))
+    }
+    if (phaseChanged) this.app.publish(ALL_CONNECTIONS, statusFrame(value.data))
+    if (!wasLive && this.#live) {
+      for (const ws of this.#sockets) if (!ws.getUserData().resyncing) this.#releaseHeld(ws)
+    } else if (wasLive && !this.#live) {
+      for (const ws of this.#sockets) this.#hold(ws)
+    }
+    this.checkBackpressure()
+  }
+
+  #lastPhase: string | null = null
+
+  #hold(ws: Socket): void {
+    const connection = ws.getUserData()
+    for (const topic of connection.topics.values()) {
+      if (!isDataTopic(topic) || connection.held.has(topic.name)) continue
+      connection.held.add(topic.name)
+      ws.unsubscribe(topic.name)
+    }
+  }
+
+  /** A connection over the soft limit gets `resync` and no more updates until it drains. */
+  checkBackpressure(): void {
+    for (const ws of this.#sockets) {
+      const buffered = ws.getBufferedAmount()
+      if (buffered <= this.limits.backpressureBytes) continue
+      if (buffered > this.limits.closeAboveBytes) {
+        this.closeSlow(ws)
+        continue
+      }
+      const connection = ws.getUserData()
+      if (connection.resyncing) continue
+      connection.resyncing = true
+      const before = new Set(connection.held)
+      this.#hold(ws)
+      const paused = [...connection.held].filter((name) => !before.has(name))
+      ws.send(resyncFrame(paused))
+    }
+  }
+
+  closeSlow(ws: Socket): void {
+    this.#sockets.delete(ws)
+    ws.end(CLOSE_BACKPRESSURE, "backpressure limit")
+  }
+
+  /** uWS `drain`: once a resyncing connection is well below the limit, fresh snapshots. */
+  drained(ws: Socket): void {
+    const connection = ws.getUserData()
+    if (!connection.resyncing || ws.getBufferedAmount() > this.limits.backpressureBytes / 2) return
+    connection.resyncing = false
+    if (this.#live) this.#releaseHeld(ws)
+  }
+
+  /** Server shutdown. */
+  closeAll(): void {
+    for (const ws of [...this.#sockets]) ws.end(1001, "server shutting down")
+  }
+}

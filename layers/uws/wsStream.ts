@@ -1,0 +1,73 @@
+import { Chunk, Effect, Layer, Queue, Stream } from "effect"
+import { Prices } from "../../services/Prices.ts"
+import { Projection } from "../../services/Projection.ts"
+import type { ProjectionChange } from "../../src/domain/projection/changes.ts"
+import { affectedTopics } from "../../src/ws/affectedTopics.ts"
+import { defaultWsLimits, transportPayloadLimit, type WsLimits } from "../../src/ws/limits.ts"
+import { HttpServer } from "./HttpServer.ts"
+import { type Connection, WsHub } from "./wsHub.ts"
+import { authenticatedUpgrade, partnerKeyRuntime, tooManyConnections } from "./wsUpgrade.ts"
+
+export const STREAM_PATH = "/v2/stream"
+
+/**
+ * `GET /v2/stream`: the WebSocket reads (protocol in `src/ws/protocol.ts`), on the same uWS app as
+ * the REST routes and behind the same partner key. One fiber turns projection change batches into
+ * topic updates (everything pending is taken at once, so a burst costs one update per topic), one
+ * follows the projection status.
+ */
+export const WsStreamLive = (options: { readonly limits?: Partial<WsLimits> } = {}) =>
+  Layer.scopedDiscard(
+    Effect.gen(function*() {
+      const { app } = yield* HttpServer
+      const projection = yield* Projection
+      const prices = yield* Prices
+      const partnerKey = yield* partnerKeyRuntime
+      const runtime = yield* Effect.runtime<never>()
+      const limits: WsLimits = { ...defaultWsLimits, ...options.limits }
+      const hub = new WsHub(app, projection, prices.priceOf, limits)
+
+      app.ws<Connection>(STREAM_PATH, {
+        maxPayloadLength: transportPayloadLimit(limits),
+        idleTimeout: limits.idleTimeoutSeconds,
+        sendPingsAutomatically: true,
+        // uWS skips (drops) a publish to a socket over this: never reached silently, see `dropped`.
+        maxBackpressure: limits.closeAboveBytes,
+        upgrade: authenticatedUpgrade(runtime, partnerKey, {
+          admit: (keyId) =>
+            hub.connectionsOf(keyId) >= limits.maxConnectionsPerKey ? tooManyConnections(limits.maxConnectionsPerKey) : null,
+          accept: (res, keyId, headers, context) =>
+            res.upgrade<Connection>(
+              { keyId, topics: new Map(), held: new Set(), resyncing: false },
+              headers.key,
+              headers.protocol,
+              headers.extensions,
+              context
+            )
+        }),
+        open: (ws) => hub.open(ws),
+        message: (ws, message) => hub.message(ws, message),
+        drain: (ws) => hub.drained(ws),
+        dropped: (ws) => hub.closeSlow(ws),
+        close: (ws) => hub.close(ws)
+      })
+      yield* Effect.addFinalizer(() => Effect.sync(() => hub.closeAll()))
+
+      const changes = yield* projection.subscribe
+      const touched = new Set<string>()
+      yield* Queue.takeBetween(changes, 1, Number.MAX_SAFE_INTEGER).pipe(
+        Effect.map((batches) => {
+          touched.clear()
+          for (const batch of batches) affectedTopics(batch.changes as Iterable<ProjectionChange>, hub.book, touched)
+          if (hub.book.isFollowed("slots") && Chunk.isNonEmpty(batches)) touched.add("slots")
+          hub.publishUpdates(touched)
+        }),
+        Effect.forever,
+        Effect.forkScoped
+      )
+      yield* projection.statusChanges.pipe(
+        Stream.runForEach((status) => Effect.sync(() => hub.statusChanged(status))),
+        Effect.forkScoped
+      )
+    }).pipe(Effect.withSpan("WsStream.register"))
+  )

@@ -1,0 +1,54 @@
+import { Either, Schema } from "effect"
+import type { UsdPrice } from "../../services/Prices.ts"
+import type { ProjectionState } from "../domain/projection/state.ts"
+import type { ProjectionStatus } from "../domain/status.ts"
+import { StatusBody, toStatusBody } from "../api/system/statusBody.ts"
+import { Balance, toBalance } from "../api/users/balance.ts"
+import { findPosition } from "../api/users/positionOf.ts"
+import { stateAsOf } from "../api/vaults/vaultPath.ts"
+import { toVaultRecord } from "../api/vaults/toVaultRecord.ts"
+import { VaultRecord } from "../api/vaults/VaultRecord.ts"
+import type { Topic } from "./topics.ts"
+
+const encodeVault = Schema.encodeSync(VaultRecord)
+const encodeBalance = Schema.encodeSync(Balance)
+const encodeStatus = Schema.encodeSync(StatusBody)
+
+/** A topic's value as the REST read encodes it (its `data`), with the read's `asOf`. */
+export interface TopicValue {
+  readonly asOf: unknown
+  readonly data: unknown
+}
+
+/** Undefined when the topic's vault does not exist (the REST read's 404). */
+export const dataTopicValue = (
+  state: ProjectionState,
+  topic: Topic,
+  priceOf: (mint: string) => UsdPrice | null
+): TopicValue | undefined => {
+  const asOf = stateAsOf(state)
+  switch (topic.kind) {
+    case "vault": {
+      const view = state.vaults.get(topic.vault)
+      return view === undefined ? undefined : { asOf, data: encodeVault(toVaultRecord(view, state.asOf, priceOf)) }
+    }
+    case "user": {
+      const view = state.vaults.get(topic.vault)
+      if (view === undefined) return undefined
+      const position = findPosition(state, view, topic.wallet)
+      return {
+        asOf,
+        data: Either.isLeft(position) ? null : encodeBalance(toBalance(view, position.right, state.asOf, priceOf))
+      }
+    }
+    case "slots":
+      return { asOf, data: asOf }
+    case "status":
+      return undefined
+  }
+}
+
+export const statusValue = (status: ProjectionStatus): TopicValue => ({
+  asOf: status.asOf,
+  data: encodeStatus(toStatusBody(status))
+})
