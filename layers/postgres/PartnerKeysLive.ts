@@ -1,6 +1,6 @@
 import { PgClient } from "@effect/sql-pg"
 import { randomUUID } from "node:crypto"
-import { Deferred, Effect, Layer, Option, Redacted, Stream } from "effect"
+import { Effect, Layer, Option, Redacted, Stream } from "effect"
 import {
   type Invalidation,
   type IssueKey,
@@ -17,6 +17,8 @@ import type { Cluster } from "../../src/config.ts"
 export const PARTNER_KEY_CHANNEL = "partner_key_changed"
 
 const LISTENING_TOKEN = "listening:"
+const HEARTBEAT = "5 seconds"
+const HEARTBEAT_DEADLINE_MS = 15_000
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -150,18 +152,29 @@ export const PartnerKeysLive = Layer.effect(
           Effect.withSpan("PartnerKeys.findByHash")
         ),
       invalidations: Stream.unwrap(
-        Effect.gen(function*() {
-          // LISTEN takes effect at some point after the stream starts; a notification of our own
-          // coming back proves it has, so `Listening` is only emitted then.
+        Effect.sync(() => {
+          // LISTEN takes effect some time after the stream starts, and a dead listen connection
+          // ends nothing (sql-pg swallows its errors): our own token coming back proves the
+          // listener live, first to emit `Listening`, then as a heartbeat; without it, the stream
+          // fails and the consumer listens again.
           const token = `${LISTENING_TOKEN}${randomUUID()}`
-          const seen = yield* Deferred.make<void>()
-          const ping = announce(token).pipe(Effect.delay("100 millis"), Effect.forever, Effect.raceFirst(Deferred.await(seen)))
+          let seenAt: number | undefined
+          const heartbeat = Effect.gen(function*() {
+            while (true) {
+              yield* announce(token)
+              yield* Effect.sleep(seenAt === undefined ? "100 millis" : HEARTBEAT)
+              if (seenAt !== undefined && Date.now() - seenAt > HEARTBEAT_DEADLINE_MS) {
+                return yield* Effect.fail(new Error(`no heartbeat on ${PARTNER_KEY_CHANNEL} for ${HEARTBEAT_DEADLINE_MS} ms`))
+              }
+            }
+          })
           return sql.listen(PARTNER_KEY_CHANNEL).pipe(
-            Stream.merge(Stream.drain(Stream.fromEffect(ping))),
+            Stream.merge(Stream.drain(Stream.fromEffect(heartbeat))),
             Stream.filterMap((payload): Option.Option<Invalidation> => {
               if (payload === token) {
-                Deferred.unsafeDone(seen, Effect.void)
-                return Option.some({ _tag: "Listening" })
+                const first = seenAt === undefined
+                seenAt = Date.now()
+                return first ? Option.some({ _tag: "Listening" }) : Option.none()
               }
               return payload.startsWith(LISTENING_TOKEN) ? Option.none() : Option.some({ _tag: "Changed", hash: payload })
             })

@@ -183,6 +183,31 @@ layer(Store, { timeout: 90_000, excludeTestServices: true })("PartnerKey middlew
         expect(again._tag).toBe("Left")
       }))
 
+    it.scoped("NOTIFY works again after the listen connection is killed (the heartbeat notices, it listens again)", () =>
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const listeners = sql<{ pid: number }>`
+          SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`
+        const lookups = { lookups: 0 }
+        const url = yield* Effect.provideServiceEffect(sandboxServer({ cacheTtlMs: 60_000 }), PartnerKeys, counted(lookups))
+        const { id, key } = yield* issue()
+        yield* untilCached(whoami(url, withKey(key)), lookups)
+        const [before] = yield* listeners
+        expect(before).toBeDefined()
+        yield* sql`SELECT pg_terminate_backend(${before!.pid})`
+
+        const deadline = Date.now() + 30_000
+        while (true) {
+          const now = yield* listeners
+          if (now.length > 0 && now[0]!.pid !== before!.pid) break
+          if (Date.now() > deadline) return yield* Effect.die(new Error("no new LISTEN connection"))
+          yield* Effect.sleep("200 millis")
+        }
+        yield* untilCached(whoami(url, withKey(key)), lookups)
+        yield* Effect.flatMap(PartnerKeys, (keys) => keys.revoke(id))
+        yield* waitForStatus(whoami(url, withKey(key)), 401, 3_000)
+      }), 60_000)
+
     it.scoped("rotate: a new key with the same settings; the old one expires 60 s later, then is refused", () =>
       Effect.gen(function*() {
         const lookups = { lookups: 0 }
