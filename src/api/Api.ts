@@ -4,6 +4,7 @@ import { BadRequestResponse, HeadersTooLargeResponse, InternalErrorResponse, Uri
 import { withoutHttpApiDecodeError } from "./openApiTransform.ts"
 import { BuildsApi } from "./builds/BuildsApi.ts"
 import { PublicApi } from "./public/PublicApi.ts"
+import { ReferrersApi } from "./referrers/ReferrersApi.ts"
 import { SystemApi } from "./system/SystemApi.ts"
 import { HistoryApi } from "./history/HistoryApi.ts"
 import { LegacyApi } from "./legacy/LegacyApi.ts"
@@ -25,6 +26,7 @@ export const Api = HttpApi.make("vault-gateway")
   .add(PlatformApi)
   .add(HistoryApi)
   .add(LegacyApi)
+  .add(ReferrersApi)
   .addError(BadRequestResponse)
   .addError(UriTooLongResponse)
   .addError(HeadersTooLargeResponse)

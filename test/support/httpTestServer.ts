@@ -7,6 +7,7 @@ import type { HttpLimits } from "../../layers/uws/limits.ts"
 import { Api } from "../../src/api/Api.ts"
 import { SystemHandlersLive } from "../../src/api/system/SystemHandlers.ts"
 import { ReadHandlersLive } from "../../src/api/readHandlers.ts"
+import { ReferrersHandlersLive } from "../../src/api/referrers/ReferrersHandlers.ts"
 import { NoPricesLive } from "../../services/Prices.ts"
 import type { ProjectionState } from "../../src/domain/projection/state.ts"
 import type { ProjectionStatus } from "../../src/domain/status.ts"
@@ -33,16 +34,19 @@ export const gatewayForTest = (
     readonly history?: ReadonlyMap<string, ReadonlyArray<DailyRow>>
     /** Per-IP build limit (default 20 per 60 s, the service default). */
     readonly buildsPerMinute?: number
+    /** The partner key middleware (default: `PartnerKeyStandIn`, a key without an owner wallet). */
+    readonly partnerKey?: typeof PartnerKeyStandIn
   } = {}
 ) => {
+  const partnerKey = options.partnerKey ?? PartnerKeyStandIn
   const builds = Layer.merge(
     BuildsLive({ perIp: { limit: options.buildsPerMinute ?? 20, windowSeconds: 60 }, trustProxy: false }),
     PublicHandlersLive
-  ).pipe(Layer.provide(Layer.merge(BuildStandIns, PartnerKeyStandIn)))
+  ).pipe(Layer.provide(Layer.merge(BuildStandIns, partnerKey)))
   const routes = Layer.mergeAll(
     ApiRoutesLive(Api, options.limits === undefined ? {} : { limits: options.limits }),
     DocsRoutesLive(Api)
-  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, builds, PartnerKeyStandIn).pipe(Layer.provide(Layer.merge(NoPricesLive, VaultHistoryStandIn(options.history))))))
+  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, ReferrersHandlersLive, builds, partnerKey).pipe(Layer.provide(Layer.merge(NoPricesLive, VaultHistoryStandIn(options.history))))))
   return listenForTest(routes).pipe(
     Layer.provideMerge(
       ProjectionTest({
