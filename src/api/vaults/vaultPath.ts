@@ -16,6 +16,9 @@ const LEGACY_ID = /^\d{1,12}$/
 
 /** The vault a path names: 404 for a v1 numeric id or an unknown vault, 400 for anything not base58. */
 export const findVault = (state: ProjectionState, vaultAddress: string): Either.Either<VaultView, NotFound | BadRequest> => {
+  // A known vault is a valid address: the hot path skips the base58 check.
+  const known = state.vaults.get(vaultAddress)
+  if (known !== undefined) return Either.right(known)
   if (LEGACY_ID.test(vaultAddress)) {
     return Either.left(
       new NotFound({
@@ -27,10 +30,7 @@ export const findVault = (state: ProjectionState, vaultAddress: string): Either.
   if (!isAddress(vaultAddress)) {
     return Either.left(new BadRequest({ code: "INVALID_ADDRESS", message: "vaultAddress: expected a base58 Solana address (32 bytes)" }))
   }
-  const view = state.vaults.get(vaultAddress)
-  return view === undefined
-    ? Either.left(new NotFound({ code: "VAULT_NOT_FOUND", message: `no vault ${vaultAddress} on the configured program` }))
-    : Either.right(view)
+  return Either.left(new NotFound({ code: "VAULT_NOT_FOUND", message: `no vault ${vaultAddress} on the configured program` }))
 }
 
 /** The chain position of the state (live states always have one). */
