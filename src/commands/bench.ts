@@ -4,6 +4,7 @@ import { EXIT_USAGE, type Command } from "./Command.ts"
 const BENCHMARKS = {
   projectionApply: "projection apply (decode + reduce + index) vs decode-only, same updates",
   httpTransport: "GET /status through the contract transport vs bare uWS, same client, same run",
+  vaultReads: "GET /v2/vault/{address} and /v2/vaults through the transport vs bare uWS, same client, same run",
   txBuild: "unsigned transaction builds with a cached blockhash",
   checkpointRestore: "checkpoint write and restart to live with 1M positions (BENCH_ACCOUNTS to change)"
 } as const
