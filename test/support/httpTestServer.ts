@@ -8,7 +8,8 @@ import { Api } from "../../src/api/Api.ts"
 import { SystemHandlersLive } from "../../src/api/system/SystemHandlers.ts"
 import { ReadHandlersLive } from "../../src/api/readHandlers.ts"
 import { ReferrersHandlersLive } from "../../src/api/referrers/ReferrersHandlers.ts"
-import { NoPricesLive } from "../../services/Prices.ts"
+import { NoPricesLive, type Prices } from "../../services/Prices.ts"
+import type { Projection } from "../../services/Projection.ts"
 import type { ProjectionState } from "../../src/domain/projection/state.ts"
 import type { ProjectionStatus } from "../../src/domain/status.ts"
 import { ProjectionTest } from "./projectionTest.ts"
@@ -36,6 +37,8 @@ export const gatewayForTest = (
     readonly buildsPerMinute?: number
     /** The partner key middleware (default: `PartnerKeyStandIn`, a key without an owner wallet). */
     readonly partnerKey?: typeof PartnerKeyStandIn
+    /** More routes on the same app, e.g. the WebSocket stream (given prices and the partner key). */
+    readonly extraRoutes?: Layer.Layer<never, never, HttpServer | Projection | Prices | Layer.Layer.Success<typeof PartnerKeyStandIn>>
   } = {}
 ) => {
   const partnerKey = options.partnerKey ?? PartnerKeyStandIn
@@ -45,7 +48,8 @@ export const gatewayForTest = (
   ).pipe(Layer.provide(Layer.merge(BuildStandIns, partnerKey)))
   const routes = Layer.mergeAll(
     ApiRoutesLive(Api, options.limits === undefined ? {} : { limits: options.limits }),
-    DocsRoutesLive(Api)
+    DocsRoutesLive(Api),
+    (options.extraRoutes ?? Layer.empty).pipe(Layer.provide(Layer.merge(partnerKey, NoPricesLive)))
   ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, ReferrersHandlersLive, builds, partnerKey).pipe(Layer.provide(Layer.merge(NoPricesLive, VaultHistoryStandIn(options.history))))))
   return listenForTest(routes).pipe(
     Layer.provideMerge(

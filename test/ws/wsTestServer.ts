@@ -1,0 +1,15 @@
+import { WsStreamLive } from "../../layers/uws/wsStream.ts"
+import type { ProjectionState } from "../../src/domain/projection/state.ts"
+import type { ProjectionStatus } from "../../src/domain/status.ts"
+import type { WsLimits } from "../../src/ws/limits.ts"
+import { gatewayForTest } from "../support/httpTestServer.ts"
+
+/** The REST API and `/v2/stream` on one real uWS server, over a `ProjectionTest` the test drives. */
+export const streamGatewayForTest = (
+  options: { readonly initial?: ProjectionStatus; readonly state?: ProjectionState; readonly limits?: Partial<WsLimits> } = {}
+) =>
+  gatewayForTest({
+    ...(options.initial === undefined ? {} : { initial: options.initial }),
+    ...(options.state === undefined ? {} : { state: options.state }),
+    extraRoutes: WsStreamLive(options.limits === undefined ? {} : { limits: options.limits })
+  })
