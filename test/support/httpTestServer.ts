@@ -8,6 +8,7 @@ import { Api } from "../../src/api/Api.ts"
 import { SystemHandlersLive } from "../../src/api/system/SystemHandlers.ts"
 import { ReadHandlersLive } from "../../src/api/readHandlers.ts"
 import { ReferrersHandlersLive } from "../../src/api/referrers/ReferrersHandlers.ts"
+import { ReferrerPayouts } from "../../src/domain/reporting/ReferrerPayouts.ts"
 import { NoPricesLive, type Prices } from "../../services/Prices.ts"
 import type { Projection } from "../../services/Projection.ts"
 import type { ProjectionState } from "../../src/domain/projection/state.ts"
@@ -26,7 +27,7 @@ export const listenForTest = <E, R>(routes: Layer.Layer<never, E, R>) =>
   HttpListenerLive({ host: "127.0.0.1", port: 0 }).pipe(Layer.provide(routes), Layer.provideMerge(HttpServerLive))
 
 /** The gateway's HTTP API as `serve` composes it, over a `ProjectionTest` the test controls. */
-export const gatewayForTest = (
+export const gatewayForTest = <PayoutsR = never>(
   options: {
     readonly initial?: ProjectionStatus
     readonly limits?: Partial<HttpLimits>
@@ -39,9 +40,14 @@ export const gatewayForTest = (
     readonly partnerKey?: typeof PartnerKeyStandIn
     /** More routes on the same app, e.g. the WebSocket stream (given prices and the partner key). */
     readonly extraRoutes?: Layer.Layer<never, never, HttpServer | Projection | Prices | Layer.Layer.Success<typeof PartnerKeyStandIn>>
+    /** Settled builder claims (default: none); e.g. the Postgres implementation over a test database. */
+    readonly referrerPayouts?: Layer.Layer<ReferrerPayouts, never, PayoutsR>
   } = {}
 ) => {
   const partnerKey = options.partnerKey ?? PartnerKeyStandIn
+  const referrers = ReferrersHandlersLive.pipe(
+    Layer.provide(options.referrerPayouts ?? Layer.succeed(ReferrerPayouts, { page: () => Effect.succeed([]) }))
+  )
   const builds = Layer.merge(
     BuildsLive({ perIp: { limit: options.buildsPerMinute ?? 20, windowSeconds: 60 }, trustProxy: false }),
     PublicHandlersLive
@@ -50,7 +56,7 @@ export const gatewayForTest = (
     ApiRoutesLive(Api, options.limits === undefined ? {} : { limits: options.limits }),
     DocsRoutesLive(Api),
     (options.extraRoutes ?? Layer.empty).pipe(Layer.provide(Layer.merge(partnerKey, NoPricesLive)))
-  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, ReferrersHandlersLive, builds, partnerKey).pipe(Layer.provide(Layer.merge(NoPricesLive, VaultHistoryStandIn(options.history))))))
+  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, builds, partnerKey).pipe(Layer.provide(Layer.merge(NoPricesLive, VaultHistoryStandIn(options.history))))))
   return listenForTest(routes).pipe(
     Layer.provideMerge(
       ProjectionTest({

@@ -5,10 +5,17 @@ import { Address, chainEnvelope } from "../schemas.ts"
 import { PartnerKey } from "../security/PartnerKey.ts"
 import { PartnerAgreements } from "./PartnerAgreement.ts"
 import { OwnerWalletRequiredResponse } from "./referrerErrors.ts"
+import { PayoutPage } from "./Payout.ts"
 import { ReferrerSummary } from "./ReferrerSummary.ts"
 
 export const ReferrerSummaryBody = chainEnvelope(ReferrerSummary).annotations({ identifier: "ReferrerSummaryResponse" })
+export const PayoutPageBody = chainEnvelope(PayoutPage).annotations({ identifier: "ReferrerPayoutsResponse" })
 export const PartnerAgreementsBody = chainEnvelope(PartnerAgreements).annotations({ identifier: "PartnerAgreementsResponse" })
+
+export const PayoutParams = Schema.Struct({
+  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100))),
+  cursor: Schema.optional(Schema.String)
+})
 
 /** Builder reporting from the projection (spec §2.4-§2.5, §4.3): any valid key may read any referrer address. */
 export const ReferrersApi = HttpApiGroup.make("referrers")
@@ -19,6 +26,18 @@ export const ReferrersApi = HttpApiGroup.make("referrers")
       .annotate(
         OpenApi.Summary,
         "Per vault where the builder is registered or has bound users: accrued fee shares, claimable value, pending claim, cohort, referred net deposits and tier standing"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("payouts", "/v2/referrer/:address/payouts")
+      .setPath(Schema.Struct({ address: Address }))
+      .setUrlParams(PayoutParams)
+      .addSuccess(PayoutPageBody)
+      .annotate(
+        OpenApi.Description,
+        "Settled builder claims (ReferrerWithdrawalProcessed), newest first: slot, then signature, then event index, all descending. " +
+          "limit 1-100 (default 50); pass nextCursor as cursor for the next page (null on the last page; a cursor is bound to the referrer, else 400 INVALID_CURSOR). " +
+          "A requested claim that has not settled is the summary's pendingWithdrawal, not a payout."
       )
   )
   .add(

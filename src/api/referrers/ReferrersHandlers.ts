@@ -1,4 +1,7 @@
-import { Effect, Either } from "effect"
+import { Config, Effect, Either, Option, Redacted } from "effect"
+import { ReferrerPayouts } from "../../domain/reporting/ReferrerPayouts.ts"
+import { makePayoutCursors } from "./payoutCursor.ts"
+import { toPayout } from "./Payout.ts"
 import type { ProjectionUnavailable } from "../../domain/errors.ts"
 import { Prices } from "../../../services/Prices.ts"
 import { Projection } from "../../../services/Projection.ts"
@@ -13,6 +16,8 @@ import type { PartnerAgreementsBody } from "./ReferrersApi.ts"
 import { OwnerWalletRequired } from "./referrerErrors.ts"
 import { toReferrerVaultSummary } from "./ReferrerSummary.ts"
 
+const DEFAULT_PAGE_SIZE = 50
+
 type AgreementsBody = typeof PartnerAgreementsBody.Type
 
 export const ReferrersHandlersLive = implementGroup(
@@ -21,6 +26,11 @@ export const ReferrersHandlersLive = implementGroup(
   Effect.gen(function*() {
     const projection = yield* Projection
     const prices = yield* Prices
+    const payouts = yield* ReferrerPayouts
+    const secret = yield* Config.option(Config.redacted("CURSOR_SECRET")).pipe(Effect.orDie)
+    const cursors = makePayoutCursors(
+      Option.match(secret, { onNone: () => undefined, onSome: (value) => Buffer.from(Redacted.value(value)) })
+    )
 
     return {
       summary: ({ path }) =>
@@ -32,6 +42,24 @@ export const ReferrersHandlersLive = implementGroup(
           },
           asOf: stateAsOf(state)
         })),
+      payouts: ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          yield* projection.requireLive
+          const after = urlParams.cursor === undefined ? null : yield* cursors.decode(path.address, urlParams.cursor)
+          const limit = urlParams.limit ?? DEFAULT_PAGE_SIZE
+          const rows = yield* payouts.page({ referrer: path.address, after, limit: limit + 1 }).pipe(Effect.orDie)
+          const page = rows.slice(0, limit)
+          const last = page[page.length - 1]
+          return yield* projection.readSync((state) => ({
+            success: true as const,
+            data: {
+              referrer: path.address,
+              payouts: page.map((row) => toPayout(row, state, prices.priceOf)),
+              nextCursor: rows.length > limit && last !== undefined ? cursors.encode(path.address, last) : null
+            },
+            asOf: stateAsOf(state)
+          }))
+        }),
       agreements: () =>
         Effect.flatMap(AuthenticatedPartner, ({ ownerWallet }): Effect.Effect<AgreementsBody, OwnerWalletRequired | ProjectionUnavailable> => {
           if (ownerWallet === null) {
