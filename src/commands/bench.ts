@@ -6,6 +6,7 @@ const BENCHMARKS = {
   httpTransport: "GET /status through the contract transport vs bare uWS, same client, same run",
   vaultReads: "GET /v2/vault/{address} and /v2/vaults through the transport vs bare uWS, same client, same run",
   txBuild: "unsigned transaction builds with a cached blockhash",
+  txBuildHttp: "the same builds through the HTTP server (keep-alive POSTs, server in a child process)",
   checkpointRestore: "checkpoint write and restart to live with 1M positions (BENCH_ACCOUNTS to change)"
 } as const
 

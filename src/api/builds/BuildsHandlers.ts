@@ -63,10 +63,11 @@ export const BuildsHandlersLive = implementGroup(
           const mint = yield* vaultMint(vault)
           const { blockhash, defaultPriorityFeeMicroLamports } = yield* context
           const code = codeToResolve(request)
-          const [resolved, userTokenBalance] = yield* Effect.all(
-            [code === null ? Effect.succeed(null) : codes.resolve(code), balances.ofAssociatedAccount(request.userAddress, mint)],
-            { concurrency: 2 }
-          )
+          const balance = balances.ofAssociatedAccount(request.userAddress, mint)
+          // the code lookup (Postgres) and the balance read (RPC) overlap; without a code no fiber is forked
+          const [resolved, userTokenBalance] = code === null
+            ? [null, yield* balance]
+            : yield* Effect.all([codes.resolve(code), balance], { concurrency: 2 })
           const built = yield* projection.read((state) =>
             buildDepositTransaction({
               state,

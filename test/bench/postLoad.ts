@@ -1,0 +1,72 @@
+import net from "node:net"
+
+/**
+ * Closed-loop POST load over keep-alive raw sockets: each connection sends one request, waits for
+ * its complete response, sends the next. Latency runs from each request's write to its response.
+ */
+export interface PostLoadResult {
+  readonly requestsPerSecond: number
+  readonly p50Ms: number
+  readonly p99Ms: number
+  readonly non200: number
+}
+
+const HEADER_END = Buffer.from("\r\n\r\n")
+const CONTENT_LENGTH = /\r\ncontent-length:\s*(\d+)/i
+
+const request = (path: string, body: string) =>
+  Buffer.from(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  )
+
+export const postLoad = async (options: {
+  readonly port: number
+  readonly connections: number
+  /** The i-th request's path and body. */
+  readonly next: (i: number) => { readonly path: string; readonly body: string }
+  readonly total: number
+}): Promise<PostLoadResult> => {
+  const latencies = new Float64Array(options.total)
+  let issued = 0
+  let done = 0
+  let non200 = 0
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: options.connections }, () =>
+      new Promise<void>((resolve, reject) => {
+        const socket = net.connect({ port: options.port, host: "127.0.0.1", noDelay: true })
+        let pending: Buffer = Buffer.alloc(0)
+        let sentAt = 0
+        let index = -1
+        const send = () => {
+          if (issued >= options.total) {
+            socket.end()
+            return resolve()
+          }
+          index = issued++
+          const { body, path } = options.next(index)
+          sentAt = performance.now()
+          socket.write(request(path, body))
+        }
+        socket.on("connect", send)
+        socket.on("error", reject)
+        socket.on("data", (chunk: Buffer) => {
+          pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk])
+          const end = pending.indexOf(HEADER_END)
+          if (end === -1) return
+          const length = Number(CONTENT_LENGTH.exec(pending.toString("latin1", 0, end))?.[1] ?? 0)
+          if (pending.length < end + 4 + length) return
+          if (pending.toString("latin1", 9, 12) !== "200") non200++
+          latencies[index] = performance.now() - sentAt
+          done++
+          pending = pending.subarray(end + 4 + length)
+          send()
+        })
+      })
+    )
+  )
+  const seconds = (performance.now() - started) / 1000
+  const sorted = [...latencies.subarray(0, done)].sort((a, b) => a - b)
+  const at = (p: number) => Number(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!.toFixed(3))
+  return { requestsPerSecond: Math.round(done / seconds), p50Ms: at(50), p99Ms: at(99), non200 }
+}

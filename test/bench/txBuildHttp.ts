@@ -1,0 +1,106 @@
+import { HttpApi } from "@effect/platform"
+import { getAddressDecoder, type Address } from "@solana/kit"
+import { type ChildProcess, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { Effect, Layer } from "effect"
+import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
+import { HttpListener } from "../../layers/uws/HttpServer.ts"
+import { BuildsApi } from "../../src/api/builds/BuildsApi.ts"
+import { BuildsLive } from "../../src/api/builds/BuildsLive.ts"
+import { BadRequestResponse, HeadersTooLargeResponse, InternalErrorResponse, UriTooLongResponse } from "../../src/api/errors.ts"
+import { isOnEd25519Curve } from "../../src/ntbundle/ed25519.ts"
+import { makeWorld, NOW, vault } from "../domain/builds/world.ts"
+import { BuildStandIns } from "../support/buildStandIns.ts"
+import { listenForTest } from "../support/httpTestServer.ts"
+import { PartnerKeyStandIn } from "../support/partnerKeyStandIn.ts"
+import { liveStatus, ProjectionTest } from "../support/projectionTest.ts"
+import { postLoad } from "./postLoad.ts"
+
+/**
+ * Builds through the server (DESIGN §7: >= 2k/s, p99 <= 10 ms): POST /v2/vault/{vault}/tx/deposit
+ * and withdraw over keep-alive sockets, the server in a child process, with a cached blockhash,
+ * simulation off, the balance check off (no chain) and metering on (limit out of reach). Every
+ * request is for a wallet not seen before.
+ */
+const REQUESTS = Number(process.env.BENCH_BUILDS ?? 20_000)
+const CONNECTIONS = 16
+const SERVE_FLAG = "--serve"
+
+const BenchApi = HttpApi.make("vault-gateway")
+  .add(BuildsApi)
+  .addError(BadRequestResponse)
+  .addError(UriTooLongResponse)
+  .addError(HeadersTooLargeResponse)
+  .addError(InternalErrorResponse)
+
+const decoder = getAddressDecoder()
+const freshWallets = (count: number): Array<Address> => {
+  const out: Array<Address> = []
+  while (out.length < count) {
+    const bytes = randomBytes(32)
+    if (isOnEd25519Curve(bytes)) out.push(decoder.decode(bytes))
+  }
+  return out
+}
+
+const serve = (holders: ReadonlyArray<Address>) => {
+  const holding = { shares: 100_000_000n, netDeposits: 100_000_000n, lastDepositTimestamp: NOW - 86_400n }
+  const world = makeWorld({ positions: holders.map((owner) => ({ owner, fields: holding })) })
+  const routes = ApiRoutesLive(BenchApi).pipe(
+    Layer.provide(BuildsLive({ perIp: { limit: 1_000_000_000, windowSeconds: 60 }, trustProxy: false })),
+    Layer.provide(Layer.merge(BuildStandIns, PartnerKeyStandIn))
+  )
+  const app = listenForTest(routes).pipe(Layer.provide(ProjectionTest({ initial: liveStatus(100), state: world.state })))
+  process.once("SIGTERM", () => process.exit(0))
+  Effect.runFork(
+    Layer.launch(Layer.effectDiscard(Effect.map(HttpListener, ({ port }) => process.stdout.write(`READY ${port}\n`))).pipe(Layer.provide(app)))
+  )
+}
+
+const startServer = (holders: ReadonlyArray<Address>): Promise<{ readonly child: ChildProcess; readonly port: number }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), SERVE_FLAG], {
+      stdio: ["pipe", "pipe", "inherit"]
+    })
+    child.stdin!.end(JSON.stringify(holders))
+    let output = ""
+    child.stdout!.on("data", (chunk) => {
+      output += String(chunk)
+      const ready = /READY (\d+)/.exec(output)
+      if (ready !== null) resolve({ child, port: Number(ready[1]) })
+    })
+    child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)))
+  })
+
+export const run = async (): Promise<Record<string, number>> => {
+  const newcomers = freshWallets(REQUESTS + 2_000)
+  const holders = freshWallets(REQUESTS + 2_000)
+  const { child, port } = await startServer(holders)
+  try {
+    const figures: Record<string, number> = {}
+    for (const [label, path, body] of [
+      ["deposit (new user)", `/v2/vault/${vault}/tx/deposit`, (user: Address) => JSON.stringify({ userAddress: user, amountRaw: "5000000" })],
+      ["withdrawAll (holder)", `/v2/vault/${vault}/tx/withdraw`, (user: Address) => JSON.stringify({ userAddress: user, withdrawAll: true })]
+    ] as const) {
+      const users = label.startsWith("deposit") ? newcomers : holders
+      await postLoad({ port, connections: CONNECTIONS, total: 2_000, next: (i) => ({ path, body: body(users[REQUESTS + i]!) }) })
+      const result = await postLoad({ port, connections: CONNECTIONS, total: REQUESTS, next: (i) => ({ path, body: body(users[i]!) }) })
+      figures[`HTTP ${label}: builds/s`] = result.requestsPerSecond
+      figures[`HTTP ${label}: p50 ms`] = result.p50Ms
+      figures[`HTTP ${label}: p99 ms`] = result.p99Ms
+      figures[`HTTP ${label}: non-200 answers`] = result.non200
+    }
+    return figures
+  } finally {
+    child.kill("SIGTERM")
+  }
+}
+
+if (process.argv.includes(SERVE_FLAG)) {
+  let input = ""
+  process.stdin.on("data", (chunk) => (input += String(chunk)))
+  process.stdin.on("end", () => serve(JSON.parse(input) as Array<Address>))
+} else if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  console.log(await run())
+}
