@@ -4,6 +4,8 @@ import { ProjectionInBackground } from "../../layers/memory/ProjectionInBackgrou
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { DocsRoutesLive } from "../../layers/uws/DocsRoutes.ts"
 import { HttpListenerLive, HttpServerLive } from "../../layers/uws/HttpServer.ts"
+import { WsStreamLive } from "../../layers/uws/wsStream.ts"
+import { wsLimitsConfig } from "../ws/wsConfig.ts"
 import { Api } from "../api/Api.ts"
 import { SystemHandlersLive } from "../api/system/SystemHandlers.ts"
 import { ReadHandlersLive } from "../api/readHandlers.ts"
@@ -37,7 +39,9 @@ Runs the gateway. Configuration comes from the environment (see the README):
   HOST, PORT, DATABASE_URL, RPC_URL, RPC_WS_URL, CLUSTER, PROGRAM_ID, DATA_DIR, LOG_LEVEL,
   LOG_FORMAT, CHECKPOINT_SECONDS, MAX_LAG_SLOTS, HISTORY_SINCE and, without RPC_URL, SANDBOX_SEED,
   SANDBOX_USERS, SANDBOX_BUILDERS, SANDBOX_ACTIVITY, SANDBOX_HISTORY_DAYS, SANDBOX_SLOT_MS,
-  SANDBOX_RPC_PORT, SANDBOX_PARTNER_KEY, KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS, BUILD_RATE_LIMIT, BUILD_RATE_WINDOW_SECONDS, TRUST_PROXY
+  SANDBOX_RPC_PORT, SANDBOX_PARTNER_KEY, KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS, BUILD_RATE_LIMIT, BUILD_RATE_WINDOW_SECONDS, TRUST_PROXY,
+  WS_MAX_TOPICS, WS_MAX_CONNECTIONS_PER_KEY, WS_MAX_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS,
+  WS_BACKPRESSURE_BYTES, WS_CLOSE_ABOVE_BYTES
 `
 
 export const serve: Command = {
@@ -74,6 +78,11 @@ export const serve: Command = {
       process.stderr.write(`vault-gateway: ${describeConfigError(keySettings.left)}\n`)
       return EXIT_USAGE
     }
+    const wsLimits = await Effect.runPromise(Effect.either(wsLimitsConfig))
+    if (Either.isLeft(wsLimits)) {
+      process.stderr.write(`vault-gateway: ${describeConfigError(wsLimits.left)}\n`)
+      return EXIT_USAGE
+    }
     const partnerAuth = PartnerAuthLive(appSettings.cluster, keySettings.right).pipe(Layer.provide(database))
     // the builders meter a request with a valid partner key on the key's quota
     const builds = Layer.merge(BuildsLive(buildMeter), PublicHandlersLive).pipe(Layer.provide(Layer.merge(buildServices, partnerAuth)))
@@ -81,7 +90,8 @@ export const serve: Command = {
     const sandboxKey = appSettings.cluster === "sandbox"
       ? SandboxPartnerKeyLive(keySettings.right).pipe(Layer.provide(database))
       : Layer.empty
-    const routes = Layer.mergeAll(ApiRoutesLive(Api), DocsRoutesLive(Api), sandboxKey).pipe(
+    const stream = WsStreamLive({ limits: wsLimits.right }).pipe(Layer.provide(Layer.merge(projection, NoPricesLive)))
+    const routes = Layer.mergeAll(ApiRoutesLive(Api), DocsRoutesLive(Api), stream, sandboxKey).pipe(
       Layer.provide(Layer.merge(handlers, partnerAuth))
     )
     // Listen only once every route is registered.
