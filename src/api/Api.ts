@@ -3,6 +3,7 @@ import { VERSION } from "../version.ts"
 import { BadRequestResponse, HeadersTooLargeResponse, InternalErrorResponse, UriTooLongResponse } from "./errors.ts"
 import { withoutHttpApiDecodeError } from "./openApiTransform.ts"
 import { BuildsApi } from "./builds/BuildsApi.ts"
+import { LegacyBuildsApi } from "./builds/LegacyBuildsApi.ts"
 import { PublicApi } from "./public/PublicApi.ts"
 import { ReferrersApi } from "./referrers/ReferrersApi.ts"
 import { SystemApi } from "./system/SystemApi.ts"
@@ -20,6 +21,7 @@ import { VaultsApi } from "./vaults/VaultsApi.ts"
 export const Api = HttpApi.make("vault-gateway")
   .add(SystemApi)
   .add(BuildsApi)
+  .add(LegacyBuildsApi)
   .add(PublicApi)
   .add(VaultsApi)
   .add(UsersApi)

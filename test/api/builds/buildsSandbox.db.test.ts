@@ -13,6 +13,8 @@ import { BuilderCodes } from "../../../services/BuilderCodes.ts"
 import { Projection } from "../../../services/Projection.ts"
 import { BuildsApi } from "../../../src/api/builds/BuildsApi.ts"
 import { BuildsLive } from "../../../src/api/builds/BuildsLive.ts"
+import { LegacyBuildsApi } from "../../../src/api/builds/LegacyBuildsApi.ts"
+import { catalogEntryById } from "../../../src/domain/catalog.ts"
 import { PublicApi } from "../../../src/api/public/PublicApi.ts"
 import { PublicHandlersLive } from "../../../src/api/public/PublicHandlers.ts"
 import { NoPricesLive } from "../../../services/Prices.ts"
@@ -31,6 +33,7 @@ import { sandboxWallets, signAndSend, type SandboxWallet } from "./sandboxSignin
 // it, and the projection shows the outcome.
 const BuildsOnlyApi = HttpApi.make("vault-gateway")
   .add(BuildsApi)
+  .add(LegacyBuildsApi)
   .add(PublicApi)
   .addError(BadRequestResponse)
   .addError(UriTooLongResponse)
@@ -178,6 +181,30 @@ describe("builders against the sandbox chain", () => {
       expect(all.body.data.sharesAmount).toBe(allShares.toString())
       yield* send(allUser, all.body.data.transactionBase64)
       yield* waitFor("the full withdrawal", () => (positionOf(allUser.address)?.pendingShares === allShares ? true : null))
+
+      // legacy v1: the same build as bare instructions, deprecated with a link to the v2 builder
+      expect(catalogEntryById(76)?.registry.address).toBe(AUTOPILOT)
+      const v1 = yield* fetchJson(`${url}/api/v1/vault/76/deposit-instructions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ userAddress: coded.address, amountRaw: "50000000" })
+      })
+      expect(v1.status).toBe(200)
+      expect(v1.headers.get("deprecation")).toBe("true")
+      expect(v1.headers.get("link")).toBe(`</v2/vault/${AUTOPILOT}/tx/deposit>; rel="successor-version"`)
+      expect(v1.body.data).toMatchObject({ vaultId: 76, chain: "solana" })
+      const v2 = yield* build("deposit", { userAddress: coded.address, amountRaw: "50000000" })
+      expect(v1.body.data.instructions).toEqual(
+        v2.body.data.instructions.filter((ix: { programId: string }) => ix.programId !== "ComputeBudget111111111111111111111111111111")
+      )
+      const v1Refused = yield* fetchJson(`${url}/api/v1/vault/76/withdraw-instructions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ userAddress: coded.address, amountRaw: "1000000" })
+      })
+      expect(v1Refused.status).toBe(422)
+      expect(v1Refused.body).toMatchObject({ success: false, error: "BUILD_REFUSED" })
+      expect((yield* fetchJson(`${url}/api/v1/vault/424242/deposit-instructions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(404)
 
       // the public yields list: catalog vaults, no price source (tvlUsd null), no history (APYs null)
       const yields = yield* fetchJson(`${url}/public/yields`)
