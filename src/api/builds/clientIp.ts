@@ -2,8 +2,8 @@ import type { RequestInfo } from "../handlers.ts"
 
 /**
  * The client a public request is metered as: the socket's peer, or, only behind a trusted proxy,
- * the left-most `X-Forwarded-For` entry (the proxy appends; a client can only prepend, so with a
- * single trusted proxy the right-most entry is the one the proxy saw).
+ * the right-most `X-Forwarded-For` entry: the one our proxy appended (entries to its left come
+ * from the client and can be forged).
  */
 export const clientIpOf = (request: RequestInfo, trustProxy: boolean): string => {
   if (!trustProxy) return request.remoteAddress
