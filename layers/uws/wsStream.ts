@@ -53,16 +53,20 @@ export const WsStreamLive = (options: { readonly limits?: Partial<WsLimits> } = 
       })
       yield* Effect.addFinalizer(() => Effect.sync(() => hub.closeAll()))
 
-      const changes = yield* projection.subscribe
       const touched = new Set<string>()
-      yield* Queue.takeBetween(changes, 1, Number.MAX_SAFE_INTEGER).pipe(
-        Effect.map((batches) => {
-          touched.clear()
-          for (const batch of batches) affectedTopics(batch.changes as Iterable<ProjectionChange>, hub.book, touched)
-          if (hub.book.isFollowed("slots") && Chunk.isNonEmpty(batches)) touched.add("slots")
-          hub.publishUpdates(touched)
-        }),
-        Effect.forever,
+      // Subscribing waits for ingestion to be set up: in the background, so the server listens at once.
+      yield* projection.subscribe.pipe(
+        Effect.flatMap((changes) =>
+          Queue.takeBetween(changes, 1, Number.MAX_SAFE_INTEGER).pipe(
+            Effect.map((batches) => {
+              touched.clear()
+              for (const batch of batches) affectedTopics(batch.changes as Iterable<ProjectionChange>, hub.book, touched)
+              if (hub.book.isFollowed("slots") && Chunk.isNonEmpty(batches)) touched.add("slots")
+              hub.publishUpdates(touched)
+            }),
+            Effect.forever
+          )
+        ),
         Effect.forkScoped
       )
       yield* projection.statusChanges.pipe(
