@@ -1,18 +1,26 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { ProjectionUnavailableResponse } from "../errors.ts"
+import { NotFoundResponse, ProjectionUnavailableResponse } from "../errors.ts"
 import { Address, chainEnvelope } from "../schemas.ts"
 import { PartnerKey } from "../security/PartnerKey.ts"
 import { PartnerAgreements } from "./PartnerAgreement.ts"
 import { OwnerWalletRequiredResponse } from "./referrerErrors.ts"
 import { PayoutPage } from "./Payout.ts"
+import { CohortUserPage } from "./CohortUser.ts"
 import { ReferrerSummary } from "./ReferrerSummary.ts"
 
 export const ReferrerSummaryBody = chainEnvelope(ReferrerSummary).annotations({ identifier: "ReferrerSummaryResponse" })
 export const PayoutPageBody = chainEnvelope(PayoutPage).annotations({ identifier: "ReferrerPayoutsResponse" })
+export const CohortUserPageBody = chainEnvelope(CohortUserPage).annotations({ identifier: "ReferrerUsersResponse" })
 export const PartnerAgreementsBody = chainEnvelope(PartnerAgreements).annotations({ identifier: "PartnerAgreementsResponse" })
 
 export const PayoutParams = Schema.Struct({
+  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100))),
+  cursor: Schema.optional(Schema.String)
+})
+
+export const CohortUserParams = Schema.Struct({
+  vault: Schema.optional(Address),
   limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100))),
   cursor: Schema.optional(Schema.String)
 })
@@ -38,6 +46,19 @@ export const ReferrersApi = HttpApiGroup.make("referrers")
         "Settled builder claims (ReferrerWithdrawalProcessed), newest first: slot, then signature, then event index, all descending. " +
           "limit 1-100 (default 50); pass nextCursor as cursor for the next page (null on the last page; a cursor is bound to the referrer, else 400 INVALID_CURSOR). " +
           "A requested claim that has not settled is the summary's pendingWithdrawal, not a payout."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("users", "/v2/referrer/:address/users")
+      .setPath(Schema.Struct({ address: Address }))
+      .setUrlParams(CohortUserParams)
+      .addSuccess(CohortUserPageBody)
+      .addError(NotFoundResponse)
+      .annotate(
+        OpenApi.Description,
+        "The builder's bound positions (UserBundleAccount.referrer = address), sorted by position address ascending; " +
+          "vault filters to one vault (404 VAULT_NOT_FOUND if unknown); limit 1-100 (default 50); pass nextCursor as cursor " +
+          "for the next page (null on the last; a cursor is bound to the referrer and vault filter, else 400 INVALID_CURSOR)"
       )
   )
   .add(

@@ -1,6 +1,10 @@
 import { Config, Effect, Either, Option, Redacted } from "effect"
 import { ReferrerPayouts } from "../../domain/reporting/ReferrerPayouts.ts"
 import { makePayoutCursors } from "./payoutCursor.ts"
+import { makeCohortCursors } from "./cohortCursor.ts"
+import { toCohortUser } from "./CohortUser.ts"
+import { cohortPage } from "../../domain/reporting/cohortPage.ts"
+import { NotFound } from "../errors.ts"
 import { toPayout } from "./Payout.ts"
 import type { ProjectionUnavailable } from "../../domain/errors.ts"
 import { Prices } from "../../../services/Prices.ts"
@@ -11,6 +15,7 @@ import { implementGroup } from "../handlers.ts"
 import { AuthenticatedPartner } from "../security/PartnerKey.ts"
 import type { Address } from "../schemas.ts"
 import { stateAsOf } from "../vaults/vaultPath.ts"
+import { readEither } from "../readProjection.ts"
 import { toPartnerAgreement } from "./PartnerAgreement.ts"
 import type { PartnerAgreementsBody } from "./ReferrersApi.ts"
 import { OwnerWalletRequired } from "./referrerErrors.ts"
@@ -28,9 +33,9 @@ export const ReferrersHandlersLive = implementGroup(
     const prices = yield* Prices
     const payouts = yield* ReferrerPayouts
     const secret = yield* Config.option(Config.redacted("CURSOR_SECRET")).pipe(Effect.orDie)
-    const cursors = makePayoutCursors(
-      Option.match(secret, { onNone: () => undefined, onSome: (value) => Buffer.from(Redacted.value(value)) })
-    )
+    const cursorKey = Option.match(secret, { onNone: () => undefined, onSome: (value) => Buffer.from(Redacted.value(value)) })
+    const cursors = makePayoutCursors(cursorKey)
+    const cohortCursors = makeCohortCursors(cursorKey)
 
     return {
       summary: ({ path }) =>
@@ -59,6 +64,28 @@ export const ReferrersHandlersLive = implementGroup(
             },
             asOf: stateAsOf(state)
           }))
+        }),
+      users: ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const vault = urlParams.vault ?? null
+          const after = urlParams.cursor === undefined ? null : yield* cohortCursors.decode(path.address, vault, urlParams.cursor)
+          const limit = urlParams.limit ?? DEFAULT_PAGE_SIZE
+          return yield* readEither(projection, (state) => {
+            if (vault !== null && !state.vaults.has(vault)) {
+              return Either.left(new NotFound({ code: "VAULT_NOT_FOUND", message: `no vault ${vault} on the configured program` }))
+            }
+            const { members, more } = cohortPage(state, path.address, { vault, after, limit })
+            const last = members[members.length - 1]
+            return Either.right({
+              success: true as const,
+              data: {
+                referrer: path.address,
+                users: members.flatMap((member) => toCohortUser(state, member, prices.priceOf) ?? []),
+                nextCursor: more && last !== undefined ? cohortCursors.encode(path.address, vault, last.position) : null
+              },
+              asOf: stateAsOf(state)
+            })
+          })
         }),
       agreements: () =>
         Effect.flatMap(AuthenticatedPartner, ({ ownerWallet }): Effect.Effect<AgreementsBody, OwnerWalletRequired | ProjectionUnavailable> => {

@@ -1,0 +1,58 @@
+import { Schema } from "effect"
+import type { UsdPrice } from "../../../services/Prices.ts"
+import type { ProjectionState } from "../../domain/projection/state.ts"
+import type { CohortMember } from "../../domain/reporting/cohortPage.ts"
+import { valuationOf } from "../../domain/vaultValuation.ts"
+import { assetsFromShares } from "../../ntbundle/math.ts"
+import { Amount, amount, TokenQuantity, tokenQuantity } from "../amounts.ts"
+import { Address } from "../schemas.ts"
+import { decodePosition } from "../users/positionOf.ts"
+import { assetOf } from "../vaults/toVaultRecord.ts"
+
+/** One bound position of the builder's cohort (shares use the asset's decimals). */
+export const CohortUser = Schema.Struct({
+  /** The UserBundleAccount address: the page order. */
+  position: Address,
+  wallet: Address,
+  vault: Address,
+  shares: TokenQuantity,
+  /** Mark-to-market of the shares; null until the vault's oracle account is seen. */
+  value: Schema.NullOr(Amount),
+  /** Lifetime deposits − withdrawals of the position (signed). */
+  netDeposits: TokenQuantity,
+  pendingDeposit: TokenQuantity,
+  /** Unix seconds of the position's last deposit; null before its first. */
+  lastDepositAt: Schema.NullOr(Schema.Int)
+}).annotations({ identifier: "ReferrerCohortUser" })
+export type CohortUser = typeof CohortUser.Type
+
+export const CohortUserPage = Schema.Struct({
+  referrer: Address,
+  /** By position (UserBundleAccount) address ascending. */
+  users: Schema.Array(CohortUser),
+  nextCursor: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "ReferrerCohortUserPage" })
+
+/** The member's position as the projection holds it, or null if it vanished from under the index. */
+export const toCohortUser = (
+  state: ProjectionState,
+  member: CohortMember,
+  priceOf: (mint: string) => UsdPrice | null
+): CohortUser | null => {
+  const view = state.vaults.get(member.vault)
+  const position = decodePosition(state, member.position, member.vault)
+  if (view === undefined || position === null) return null
+  const asset = assetOf(view)
+  const valuation = valuationOf(view)
+  const { account } = position
+  return {
+    position: member.position as Address,
+    wallet: account.owner,
+    vault: member.vault as Address,
+    shares: tokenQuantity(account.shares, asset.decimals),
+    value: valuation === null ? null : amount(assetsFromShares(valuation, account.shares), asset.decimals, priceOf(asset.mint)?.usd ?? null),
+    netDeposits: tokenQuantity(account.netDeposits, asset.decimals),
+    pendingDeposit: tokenQuantity(account.pendingDeposit, asset.decimals),
+    lastDepositAt: account.lastDepositTimestamp > 0n ? Number(account.lastDepositTimestamp) : null
+  }
+}
