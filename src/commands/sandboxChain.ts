@@ -7,11 +7,12 @@ const HOUR_MS = 3_600_000
 
 const failed = (error: unknown) => new SandboxStartError({ message: error instanceof Error ? error.message : String(error) })
 
-/** A few simulated hours at a time, yielding between chunks: HTTP keeps answering, and a shutdown interrupts it. */
+/** One history step at a time, yielding between steps: HTTP keeps answering, and a shutdown interrupts it promptly. */
 const fastForward = (scenario: Scenario, now: number) =>
   Effect.gen(function*() {
     if (scenario.options.historyDays === 0) return
-    for (let until = now - scenario.options.historyDays * 24 * HOUR_MS; until < now; until += 6 * HOUR_MS) {
+    const stepMs = Math.max(60_000, scenario.options.historyStepSeconds * 1_000)
+    for (let until = now - scenario.options.historyDays * 24 * HOUR_MS; until < now; until += stepMs) {
       yield* Effect.try({ try: () => scenario.fastForward(until), catch: failed })
       yield* Effect.sleep(0)
     }

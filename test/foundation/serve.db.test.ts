@@ -22,7 +22,16 @@ const admin = (statement: string) =>
   )
 
 const gatewayEnv = (dataDir: string): Record<string, string> => {
-  const env: Record<string, string> = { DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "Debug", LOG_FORMAT: "json" }
+  // A small sandbox scenario: these tests are about start-up, the database and shutdown.
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    PORT: "0",
+    LOG_LEVEL: "Debug",
+    LOG_FORMAT: "json",
+    SANDBOX_USERS: "20",
+    SANDBOX_BUILDERS: "2",
+    SANDBOX_HISTORY_DAYS: "3"
+  }
   if (server !== undefined) {
     const url = new URL(server)
     url.pathname = `/${scratchDb}`
