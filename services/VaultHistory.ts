@@ -15,5 +15,9 @@ export interface DailyRowQuery {
 /** Daily history of a vault, built from the program's events in the event log. */
 export class VaultHistory extends Context.Tag("VaultHistory")<
   VaultHistory,
-  { readonly dailyRows: (query: DailyRowQuery) => Effect.Effect<ReadonlyArray<DailyRow>, SqlError> }
+  {
+    readonly dailyRows: (query: DailyRowQuery) => Effect.Effect<ReadonlyArray<DailyRow>, SqlError>
+    /** Sum of `DepositRequested` gross amounts per vault over the whole event log. */
+    readonly depositTotals: Effect.Effect<ReadonlyMap<string, bigint>, SqlError>
+  }
 >() {}

@@ -41,6 +41,10 @@ export const VaultHistoryLive = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return VaultHistory.of({
+      depositTotals: sql<{ vault: string; total: string }>`
+        SELECT vault, SUM((data->>'grossAmount')::numeric)::text AS total
+        FROM program_event WHERE name = 'DepositRequested' AND vault IS NOT NULL
+        GROUP BY vault`.pipe(Effect.map((rows) => new Map(rows.map((row) => [row.vault, BigInt(row.total)])))),
       dailyRows: ({ vault, from, to, after, limit }) => {
         const lower = [from, after === null ? null : addDays(after, 1)].filter((d): d is string => d !== null).sort().pop() ?? "0001-01-01"
         const endUnix = Date.parse(`${addDays(to, 1)}T00:00:00Z`) / 1000

@@ -2,6 +2,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { Effect, Either } from "effect"
 import { NotFound } from "../../src/api/errors.ts"
+import type { DailyRow } from "../../src/domain/history/dailyRow.ts"
 import { assetsFromShares, estimatePendingFees, resolveEffectiveFees, vaultValuation } from "../../src/ntbundle/math.ts"
 import { fetchJson } from "../support/httpFetch.ts"
 import { gatewayClient, gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
@@ -47,7 +48,12 @@ const fixture = new VaultStateFixture({ slot: 2_000, blockTime: NOW })
   .position(USDC_VAULT, BOB, { shares: 600_000_000n, netDeposits: -20_000_000n })
 
 describe("user reads", () => {
-  layer(gatewayForTest({ state: fixture.state, initial: liveStatus(2_000) }), { excludeTestServices: true })((it) => {
+  const depositDay = (date: string, depositsRequested: bigint): DailyRow => ({
+    date, closingSharePrice: null, closingTotalShares: null, depositsRequested, depositFees: 0n,
+    withdrawalsPaid: 0n, withdrawalFees: 0n, feesCharged: 0n, events: 1
+  })
+  const history = new Map([[USDC_VAULT, [depositDay("2026-01-01", 3_000_000n), depositDay("2026-01-02", 4_000_000n)]]])
+  layer(gatewayForTest({ state: fixture.state, initial: liveStatus(2_000), history }), { excludeTestServices: true })((it) => {
     it.effect("balance: shares, value and unpaid fees from the ntbundle math", () =>
       Effect.gen(function*() {
         const client = yield* gatewayClient
@@ -136,7 +142,12 @@ describe("user reads", () => {
         expect(body.data.vaults).toBe(3)
         expect(body.data.activeUsers).toBe(2)
         const usdc = body.data.assets.find((stats) => stats.asset.mint === USDC)!
-        expect(usdc).toMatchObject({ vaults: 2, tvl: { raw: "2000000000", usd: null }, netDeposits: { raw: "330000000" } })
+        expect(usdc).toMatchObject({
+          vaults: 2,
+          tvl: { raw: "2000000000", usd: null },
+          netDeposits: { raw: "330000000" },
+          cumulativeDeposits: { raw: "7000000", token: "7" }
+        })
         expect(body.data.degradedVaults).toEqual([DEGRADED_VAULT])
         expect(body.data.tvlUsd).toBeNull()
       }))

@@ -7,6 +7,10 @@ export const VaultHistoryStandIn = (rowsByVault: ReadonlyMap<string, ReadonlyArr
   Layer.succeed(
     VaultHistory,
     VaultHistory.of({
+      // Deposits per vault: the fixed rows' requested deposits summed.
+      depositTotals: Effect.sync(() =>
+        new Map([...rowsByVault].map(([vault, rows]) => [vault, rows.reduce((sum, row) => sum + row.depositsRequested, 0n)]))
+      ),
       dailyRows: ({ vault, from, to, after, limit }) =>
         Effect.succeed(
           (rowsByVault.get(vault) ?? [])

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Prices } from "../../../services/Prices.ts"
 import { Projection } from "../../../services/Projection.ts"
+import { VaultHistory } from "../../../services/VaultHistory.ts"
 import { Api } from "../Api.ts"
 import { bodyEncoder } from "../bodyEncoder.ts"
 import { implementGroup } from "../handlers.ts"
@@ -9,19 +10,31 @@ import { stateAsOf } from "../vaults/vaultPath.ts"
 import { PlatformStatsBody } from "./PlatformApi.ts"
 import { toPlatformStats } from "./platformStats.ts"
 
+/** How long the event log's deposit totals are reused (one query per window, not per request). */
+const DEPOSIT_TOTALS_TTL_MS = 10_000
+
 export const PlatformHandlersLive = implementGroup(
   Api,
   "platform",
   Effect.gen(function*() {
     const projection = yield* Projection
     const prices = yield* Prices
+    const history = yield* VaultHistory
     const encode = bodyEncoder(PlatformStatsBody)
-    // O(positions) to build: built at most once per projection version, on demand.
+    // O(positions) to build: built at most once per projection version and deposit-totals refresh.
     const bodies = new VersionedBodies()
+    let cached: { readonly at: number; readonly totals: ReadonlyMap<string, bigint> } | null = null
+    const depositTotals = Effect.suspend(() =>
+      cached !== null && Date.now() - cached.at < DEPOSIT_TOTALS_TTL_MS
+        ? Effect.succeed(cached.totals)
+        : Effect.tap(history.depositTotals, (totals) => Effect.sync(() => (cached = { at: Date.now(), totals })))
+    ).pipe(Effect.orDie)
     return {
       stats: () =>
-        projection.readSync((state) =>
-          bodies.get(state, "", () => encode({ success: true, data: toPlatformStats(state, prices.priceOf), asOf: stateAsOf(state) })))
+        Effect.flatMap(depositTotals, (totals) =>
+          projection.read((state) =>
+            bodies.get(state, String(cached?.at ?? 0), () =>
+              encode({ success: true, data: toPlatformStats(state, prices.priceOf, totals), asOf: stateAsOf(state) }))))
     }
   })
 )

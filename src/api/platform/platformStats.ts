@@ -24,7 +24,12 @@ const AssetStats = Schema.Struct({
    * Sum of `net_deposits` (lifetime deposits − withdrawals) over the positions that exist now: capital
    * the program's users have put in and not taken out. Closed positions no longer count.
    */
-  netDeposits: TokenQuantity
+  netDeposits: TokenQuantity,
+  /**
+   * Sum of every `DepositRequested` gross amount in the event log (capital raised since the
+   * program's first event the gateway has stored; grows as the history backfill proceeds).
+   */
+  cumulativeDeposits: TokenQuantity
 })
 
 export const PlatformStats = Schema.Struct({
@@ -45,17 +50,23 @@ interface AssetTotals {
   vaults: number
   tvl: bigint
   netDeposits: bigint
+  cumulativeDeposits: bigint
 }
 
-export const toPlatformStats = (state: ProjectionState, priceOf: (mint: string) => UsdPrice | null): PlatformStats => {
+export const toPlatformStats = (
+  state: ProjectionState,
+  priceOf: (mint: string) => UsdPrice | null,
+  depositTotals: ReadonlyMap<string, bigint>
+): PlatformStats => {
   const byMint = new Map<string, AssetTotals>()
   const mintOfVault = new Map<string, string>()
   const degradedVaults: Array<Address> = []
   for (const view of state.vaults.values()) {
     const asset = assetOf(view)
     let totals = byMint.get(asset.mint)
-    if (totals === undefined) byMint.set(asset.mint, (totals = { asset, vaults: 0, tvl: 0n, netDeposits: 0n }))
+    if (totals === undefined) byMint.set(asset.mint, (totals = { asset, vaults: 0, tvl: 0n, netDeposits: 0n, cumulativeDeposits: 0n }))
     totals.vaults++
+    totals.cumulativeDeposits += depositTotals.get(view.address) ?? 0n
     mintOfVault.set(view.address, asset.mint)
     const valuation = valuationOf(view)
     if (valuation === null) degradedVaults.push(view.address as Address)
@@ -72,7 +83,8 @@ export const toPlatformStats = (state: ProjectionState, priceOf: (mint: string) 
     asset: totals.asset,
     vaults: totals.vaults,
     tvl: amount(totals.tvl, totals.asset.decimals, priceOf(totals.asset.mint)?.usd ?? null),
-    netDeposits: tokenQuantity(totals.netDeposits, totals.asset.decimals)
+    netDeposits: tokenQuantity(totals.netDeposits, totals.asset.decimals),
+    cumulativeDeposits: tokenQuantity(totals.cumulativeDeposits, totals.asset.decimals)
   }))
   const unpricedAssets = assets.filter((stats) => stats.tvl.usd === null).map((stats) => stats.asset.mint)
   return {

@@ -57,6 +57,8 @@ describe("VaultHistoryLive: daily rows from the event log", () => {
         expect(page.map((row) => row.date)).toEqual(["2026-02-03"])
         const none = yield* history.dailyRows({ vault: "NoEvents111111111111111111111111111111111111", from: null, to: "2026-02-04", after: null, limit: 10 })
         expect(none).toEqual([])
+        const totals = yield* history.depositTotals
+        expect(totals.get(VAULT)).toBe(1_000_000n)
       }))
   })
 })
