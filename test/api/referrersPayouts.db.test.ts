@@ -9,6 +9,7 @@ import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
 import { liveStatus, ProjectionControl, startingStatus } from "../support/projectionTest.ts"
 import { TestDatabase } from "../support/testDatabase.ts"
 import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+import { putReferrer } from "./referrersFixture.ts"
 
 const keyed = { headers: { "x-api-key": TEST_PARTNER_KEY } }
 const USDC_VAULT = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address
@@ -144,6 +145,32 @@ describe("GET /v2/referrer/{address}/payouts over the event log", () => {
         const badAddress = yield* fetchJson(`${url}/v2/referrer/xyz/payouts`, keyed)
         expect(badAddress.status).toBe(400)
         expect(badAddress.body.error).toBe("INVALID_ADDRESS")
+      }))
+
+    it.effect("claim lifecycle: requested -> pendingWithdrawal and no payout; settled -> payout with its signature, pendingWithdrawal cleared", () =>
+      Effect.gen(function*() {
+        const url = yield* serverUrl
+        const claimant = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin" as Address
+        const summaryGroup = Effect.map(fetchJson(`${url}/v2/referrer/${claimant}/summary`, keyed), (response) => response.body.data.vaults[0])
+        const payoutSignatures = Effect.map(
+          fetchJson(`${url}/v2/referrer/${claimant}/payouts`, keyed),
+          (response) => response.body.data.payouts.map((row: { signature: string }) => row.signature)
+        )
+        // The claim request moves the accrued shares into the pending claim (referrer_request_withdraw).
+        putReferrer(fixture.state, USDC_VAULT, claimant, {
+          pendingWithdrawShares: 1_500_000n, estimatedPendingWithdrawalValue: 3_000_000n, withdrawalAvailableTimestamp: BigInt(BASE_TIME + 20_000)
+        })
+        const requested = yield* summaryGroup
+        expect(requested.pendingWithdrawal).toEqual({
+          shares: { raw: "1500000", token: "1.5" }, estimatedValue: { raw: "3000000", token: "3", usd: null }, estimatedAvailableAt: BASE_TIME + 20_000
+        })
+        expect(yield* payoutSignatures).toEqual([])
+        // The keeper settles it: the account's pending claim is cleared and the event is logged.
+        putReferrer(fixture.state, USDC_VAULT, claimant, { lastWithdrawalProcessTimestamp: BigInt(BASE_TIME + 20_001) })
+        yield* insertTransaction("settleSig", 600, [payout(USDC_VAULT, 1_500_000n, 3_000_000n, claimant)])
+        const settled = yield* summaryGroup
+        expect(settled.pendingWithdrawal).toBeNull()
+        expect(yield* payoutSignatures).toEqual(["settleSig"])
       }))
 
     it.effect("503 while the projection is not live, never an empty list", () =>
