@@ -1,5 +1,4 @@
 import { describe, expect, it } from "@effect/vitest"
-
 import { Either, FastCheck } from "effect"
 import { createHash } from "node:crypto"
 import golden from "../fixtures/ntbundle-golden.json" with { type: "json" }
