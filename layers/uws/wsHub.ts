@@ -204,6 +204,11 @@ export class WsHub {
         if (topic === null || !this.book.isFollowed(name)) continue
         const value = dataTopicValue(state, topic, this.priceOf)
         if (value === undefined) continue
+        if (topic.kind === "slots") {
+          // Several account updates often land in one slot: `slots` moves only when the slot does.
+          if (state.asOf?.slot === this.#lastSlotSent) continue
+          this.#lastSlotSent = state.asOf?.slot ?? null
+        }
         this.app.publish(name, updateFrame(name, this.book.nextSeq(name), value.asOf, value.data))
       }
     })
@@ -229,6 +234,7 @@ export class WsHub {
   }
 
   #lastPhase: string | null = null
+  #lastSlotSent: number | null = null
 
   #hold(ws: Socket): void {
     const connection = ws.getUserData()

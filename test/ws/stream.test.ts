@@ -114,6 +114,8 @@ describe("/v2/stream snapshots and updates", () => {
         fixture.state.asOf = { slot: 1_060, blockTime: 1_800_000_024 }
         yield* control.publish({ slot: 1_060, version: 6, changes: [{ _tag: "VaultChanged", vault: OTHER_VAULT }] })
         expect(yield* client.next).toMatchObject({ type: "update", topic: "slots", seq: 6, data: { slot: 1_060 } })
+        // More changes in the same slot: `slots` does not move.
+        yield* control.publish({ slot: 1_060, version: 7, changes: [{ _tag: "VaultChanged", vault: OTHER_VAULT }] })
         expect(yield* client.nothingWithin(100)).toBe(true)
 
         // A second subscriber starts from the topic's current seq; both then get the same next update.
@@ -121,7 +123,7 @@ describe("/v2/stream snapshots and updates", () => {
         late.send({ op: "subscribe", id: "late", topics: [vaultTopic] })
         expect(yield* late.next).toMatchObject({ type: "subscribed", id: "late", topic: vaultTopic, seq: 5 })
         fixture.state.asOf = { slot: 1_070, blockTime: 1_800_000_028 }
-        yield* control.publish({ slot: 1_070, version: 7, changes: [{ _tag: "VaultChanged", vault: VAULT }] })
+        yield* control.publish({ slot: 1_070, version: 8, changes: [{ _tag: "VaultChanged", vault: VAULT }] })
         expect(yield* late.next).toMatchObject({ type: "update", topic: vaultTopic, seq: 6 })
         const first = yield* framesByTopic(client, 3)
         expect(first.get(vaultTopic)![0]).toMatchObject({ type: "update", seq: 6 })
