@@ -128,6 +128,22 @@ describe("GET /v2/referrer/{address}/summary", () => {
         putReferrer(state, USDC_VAULT, BUILDER, builderInUsdc)
       }))
 
+    it.effect("answers from the cohort sums: no position is read or iterated", () =>
+      Effect.gen(function*() {
+        const client = yield* gatewayClient
+        const accounts = state.accounts as Map<string, unknown>
+        const scans = ["get", "values", "entries", "keys", "forEach", Symbol.iterator] as const
+        const originals = scans.map((method) => [method, accounts[method]] as const)
+        for (const method of scans) {
+          Object.defineProperty(accounts, method, { configurable: true, value: () => { throw new Error(`summary read state.accounts.${String(method)}`) } })
+        }
+        const body = yield* Effect.ensuring(
+          client.referrers.summary({ path: { address: BUILDER } }),
+          Effect.sync(() => { for (const [method] of originals) delete (accounts as unknown as Record<PropertyKey, unknown>)[method] })
+        )
+        expect(body.data.vaults.find((group) => group.vault === USDC_VAULT)?.attributedUsers).toBe(2)
+      }))
+
     it.effect("a builder with nothing is an empty list while live; a malformed address is 400", () =>
       Effect.gen(function*() {
         const url = yield* serverUrl
