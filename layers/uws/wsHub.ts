@@ -153,8 +153,9 @@ export class WsHub {
   }
 
   /**
-   * Subscribes the socket to the topic's updates and sends its snapshot; false when the topic is
-   * held instead (not live or resyncing). An unknown vault gets an error and is dropped.
+   * Subscribes the socket to the topic's updates and sends its snapshot, or holds the topic (not
+   * live, or the connection is resyncing). False only when held because the projection is not live,
+   * which the caller explains with a `status`. An unknown vault gets an error and is dropped.
    */
   #sendSnapshot(ws: Socket, id: unknown, topic: Topic): boolean {
     const connection = ws.getUserData()

@@ -4,7 +4,7 @@ import { RateLimited } from "../../src/api/errors.ts"
 import type { RequestInfo } from "../../src/api/handlers.ts"
 import { middlewareImplementationTag, type MiddlewareRuntime } from "../../src/api/middleware.ts"
 import { AuthenticatedPartner, PartnerKey } from "../../src/api/security/PartnerKey.ts"
-import { errorToHttp, failureToHttp, globalErrorTable } from "./errorMapping.ts"
+import { errorToHttp, failureToHttp, globalErrorTable, type HttpFailure } from "./errorMapping.ts"
 import { requestIdFor } from "./requestId.ts"
 import { JSON_CONTENT_TYPE, writeResponse } from "./respond.ts"
 
@@ -69,8 +69,12 @@ export const authenticatedUpgrade = (
   res.onAborted(() => {
     aborted = true
   })
-  const refuse = (failure: { readonly status: number; readonly headers: ReadonlyArray<readonly [string, string]>; readonly body: string }) =>
+  const refuse = (failure: HttpFailure) => {
+    if (failure.unexpected !== undefined) {
+      Runtime.runFork(runtime)(Effect.logError(`WebSocket upgrade failed (request ${requestId})`, failure.unexpected))
+    }
     writeResponse(res, failure.status, requestId, [["content-type", JSON_CONTENT_TYPE], ...failure.headers], failure.body, { close: true })
+  }
   Runtime.runCallback(runtime)(partnerKey.run(request), {
     onExit: (exit) => {
       if (aborted) return
