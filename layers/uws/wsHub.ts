@@ -108,7 +108,7 @@ export class WsHub {
         ws.send(errorFrame({
           id,
           code: "UNKNOWN_TOPIC",
-          message: `unknown topic ${JSON.stringify(name.slice(0, 120))}; expected vault:<address>, user:<vault>:<wallet>, status or slots`
+          message: `unknown topic ${JSON.stringify(name.slice(0, 120))}; expected vault:<address>, user:<vault>:<wallet>, referrer:<address>, status or slots`
         }))
         return
       }

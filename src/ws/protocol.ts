@@ -14,8 +14,9 @@
  * - `vault:<address>`: the vault record of `GET /v2/vault/{address}` (its `data`)
  * - `user:<vault>:<wallet>`: the balance of `GET /v2/vault/{vault}/user/{wallet}/balance`; `null`
  *   while the wallet has no position in the vault
+ * - `referrer:<address>`: the builder summary of `GET /v2/referrer/{address}/summary` (its `data`)
  * - `status`: the projection status and lag of `GET /status`
- * - `slots`: `{slot, blockTime}` of each applied change batch
+ * - `slots`: `{slot, blockTime}` each time the projection has applied changes of a newer slot
  *
  * Server -> client:
  * - `subscribed {id, topic, seq, asOf, data}`: a full snapshot. `seq` is the topic's current sequence

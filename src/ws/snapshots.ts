@@ -4,6 +4,9 @@ import type { ProjectionState } from "../domain/projection/state.ts"
 import type { ProjectionStatus } from "../domain/status.ts"
 import { StatusBody, toStatusBody } from "../api/system/statusBody.ts"
 import { Balance, toBalance } from "../api/users/balance.ts"
+import { ReferrerSummary, toReferrerVaultSummary } from "../api/referrers/ReferrerSummary.ts"
+import type { Address } from "../api/schemas.ts"
+import { builderVaults } from "../domain/reporting/builderVaults.ts"
 import { findPosition } from "../api/users/positionOf.ts"
 import { stateAsOf } from "../api/vaults/vaultPath.ts"
 import { toVaultRecord } from "../api/vaults/toVaultRecord.ts"
@@ -13,6 +16,7 @@ import type { Topic } from "./topics.ts"
 const encodeVault = Schema.encodeSync(VaultRecord)
 const encodeBalance = Schema.encodeSync(Balance)
 const encodeStatus = Schema.encodeSync(StatusBody)
+const encodeReferrer = Schema.encodeSync(ReferrerSummary)
 
 /** A topic's value as the REST read encodes it (its `data`), with the read's `asOf`. */
 export interface TopicValue {
@@ -41,6 +45,14 @@ export const dataTopicValue = (
         data: Either.isLeft(position) ? null : encodeBalance(toBalance(view, position.right, state.asOf, priceOf))
       }
     }
+    case "referrer":
+      return {
+        asOf,
+        data: encodeReferrer({
+          referrer: topic.referrer as Address,
+          vaults: builderVaults(state, topic.referrer).map((vault) => toReferrerVaultSummary(vault, priceOf))
+        })
+      }
     case "slots":
       return { asOf, data: asOf }
     case "status":

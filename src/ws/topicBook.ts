@@ -9,10 +9,12 @@ export class TopicBook {
   readonly #followers = new Map<string, number>()
   readonly #seq = new Map<string, number>()
   readonly #userTopicsByVault = new Map<string, Set<string>>()
+  readonly #referrerTopics = new Set<string>()
 
   follow(topic: Topic): void {
     const count = this.#followers.get(topic.name) ?? 0
     this.#followers.set(topic.name, count + 1)
+    if (count === 0 && topic.kind === "referrer") this.#referrerTopics.add(topic.name)
     if (count === 0 && topic.kind === "user") {
       let topics = this.#userTopicsByVault.get(topic.vault)
       if (topics === undefined) this.#userTopicsByVault.set(topic.vault, topics = new Set())
@@ -29,6 +31,7 @@ export class TopicBook {
     // Nobody follows it any more: forget its sequence too (a new follower starts a new baseline).
     this.#followers.delete(topic.name)
     this.#seq.delete(topic.name)
+    this.#referrerTopics.delete(topic.name)
     if (topic.kind === "user") {
       const topics = this.#userTopicsByVault.get(topic.vault)
       topics?.delete(topic.name)
@@ -49,6 +52,11 @@ export class TopicBook {
     const seq = (this.#seq.get(name) ?? 0) + 1
     this.#seq.set(name, seq)
     return seq
+  }
+
+  /** Every followed `referrer:` topic. */
+  referrerTopics(): ReadonlySet<string> {
+    return this.#referrerTopics
   }
 
   userTopicsOf(vault: string): ReadonlySet<string> {

@@ -5,6 +5,7 @@ import { serverUrl } from "../support/httpTestServer.ts"
 import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
 import { liveStatus, ProjectionControl } from "../support/projectionTest.ts"
 import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+import { putReferrer } from "../api/referrersFixture.ts"
 import { connectStream, type Frame, type StreamClient } from "./wsClient.ts"
 import { streamGatewayForTest } from "./wsTestServer.ts"
 
@@ -188,6 +189,39 @@ describe("/v2/stream while the projection is not live", () => {
         expect(yield* client.next).toMatchObject({ type: "status", data: { status: "degraded" } })
         yield* control.publish({ slot: 1_001, version: 1, changes: [{ _tag: "VaultChanged", vault: VAULT }] })
         expect(yield* client.nothingWithin(100)).toBe(true)
+      }))
+  })
+})
+
+describe("/v2/stream builder summaries", () => {
+  const BUILDER = "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB" as Address
+  const REFERRED = "7vfCXTUXx5WJV5JADk17DUJ4ksgau7utNKj4b963voxs" as Address
+  const fixture = makeFixture().position(VAULT, REFERRED, { shares: 9_000_000n, referrer: BUILDER })
+  putReferrer(fixture.state, VAULT, BUILDER, { accruedMfeeShares: 1_000_000n })
+  layer(streamGatewayForTest({ state: fixture.state, initial: liveStatus(1_000) }), { excludeTestServices: true })((it) => {
+    it.scoped("referrer:<address>: the REST summary as snapshot, then an update on the builder's and on vault changes", () =>
+      Effect.gen(function*() {
+        const control = yield* ProjectionControl
+        const client = yield* connect()
+        const topic = `referrer:${BUILDER}`
+        client.send({ op: "subscribe", id: 1, topics: [topic] })
+        const snapshot = yield* client.next
+        expect(snapshot).toMatchObject({ type: "subscribed", topic, seq: 0 })
+        expect(snapshot.data.vaults).toHaveLength(1)
+        expect(snapshot.data).toEqual((yield* restRead(`/v2/referrer/${BUILDER}/summary`)).data)
+
+        putReferrer(fixture.state, VAULT, BUILDER, { accruedMfeeShares: 2_000_000n })
+        fixture.state.asOf = { slot: 1_001, blockTime: 1_800_000_004 }
+        yield* control.publish({ slot: 1_001, version: 1, changes: [{ _tag: "ReferrerChanged", wallet: BUILDER, vault: VAULT }] })
+        const update = yield* client.next
+        expect(update).toMatchObject({ type: "update", topic, seq: 1, asOf: { slot: 1_001 } })
+        expect(update.data.vaults[0].accruedMfeeShares.raw).toBe("2000000")
+        const rest = yield* restRead(`/v2/referrer/${BUILDER}/summary`)
+        expect(update.data).toEqual(rest.data)
+        expect(update.asOf).toEqual(rest.asOf)
+
+        yield* control.publish({ slot: 1_002, version: 2, changes: [{ _tag: "VaultChanged", vault: VAULT }] })
+        expect(yield* client.next).toMatchObject({ type: "update", topic, seq: 2 })
       }))
   })
 })
