@@ -1,6 +1,6 @@
 import { describe, expect, layer } from "@effect/vitest"
 import type { Address } from "@solana/kit"
-import { Effect } from "effect"
+import { Effect, Schedule } from "effect"
 import { serverUrl } from "../support/httpTestServer.ts"
 import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
 import { liveStatus, ProjectionControl } from "../support/projectionTest.ts"
@@ -63,6 +63,29 @@ describe("/v2/stream upgrade", () => {
         const bearer = yield* connect({ authorization: `Bearer ${TEST_PARTNER_KEY}` })
         bearer.send({ op: "ping" })
         expect(yield* bearer.next).toEqual({ type: "pong" })
+      }))
+  })
+})
+
+describe("/v2/stream connections per key", () => {
+  layer(streamGatewayForTest({ state: makeFixture().state, initial: liveStatus(1_000), limits: { maxConnectionsPerKey: 1 } }), {
+    excludeTestServices: true
+  })((it) => {
+    it.effect("a key over its connection limit is refused at upgrade (429) until one of its connections closes", () =>
+      Effect.gen(function*() {
+        const first = yield* Effect.scoped(Effect.gen(function*() {
+          yield* connect()
+          return yield* Effect.flip(connect())
+        }))
+        expect(first.status).toBe(429)
+        expect(JSON.parse(first.body)).toMatchObject({ success: false, error: "RATE_LIMITED" })
+        // The first connection is gone with its scope: once the server has seen it close, the key may connect again.
+        const again = yield* Effect.scoped(Effect.gen(function*() {
+          const client = yield* connect().pipe(Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.intersect(Schedule.recurs(40)))))
+          client.send({ op: "ping" })
+          return yield* client.next
+        }))
+        expect(again).toEqual({ type: "pong" })
       }))
   })
 })
