@@ -80,10 +80,13 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
         const ticks = Stream.tick(Duration.decode(options.flushEvery ?? Duration.millis(250))).pipe(Stream.as(TICK))
         yield* Stream.runForEach(Stream.merge(chain, ticks), (event) =>
           event === TICK
-            ? Effect.sync(() => {
-                const job = current.takeJob(Date.now(), false)
-                if (job !== null) persistence.submit(job)
-              })
+            ? Effect.zipRight(
+                current.repairCompleted(),
+                Effect.sync(() => {
+                  const job = current.takeJob(Date.now(), false)
+                  if (job !== null) persistence.submit(job)
+                })
+              )
             : current.handle(event)
         )
       })

@@ -10,6 +10,8 @@ import {
 
 const MAX_RETRY_AFTER_MS = 30_000
 const MAX_ATTEMPTS = 8
+/** A node that stops answering must fail the call (and so the session), not hang it. */
+const REQUEST_TIMEOUT_MS = 30_000
 
 /** Seconds or an HTTP date, as `Retry-After` allows; a missing or odd value waits one second. */
 export const retryAfterMs = (header: string | null, now = Date.now()): number => {
@@ -37,7 +39,9 @@ const honouringRateLimits =
   async (request) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await transport(request)
+        const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+        const signal = request.signal === undefined ? timeout : AbortSignal.any([request.signal, timeout])
+        return await transport({ ...request, signal })
       } catch (error) {
         const rateLimited =
           isSolanaError(error, SOLANA_ERROR__RPC__TRANSPORT_HTTP_ERROR) && error.context.statusCode === 429

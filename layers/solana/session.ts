@@ -99,15 +99,19 @@ export const runSession = (
       }
     )
 
-    if (cursor.needsSnapshot) yield* snapshot(rpc, options, cursor, out)
-    yield* reconcile(rpc, options, cursor, enqueue)
+    // Watched from the start: a connection that goes quiet during the catch-up is as broken as later.
+    yield* Effect.forkScoped(watchStalls(rpc, options, () => lastSlot, broken))
+    const catchUp = Effect.gen(function*() {
+      if (cursor.needsSnapshot) yield* snapshot(rpc, options, cursor, out)
+      yield* reconcile(rpc, options, cursor, enqueue)
+    })
+    yield* Effect.raceFirst(catchUp, Deferred.await(broken))
 
     yield* Effect.forkScoped(
       Effect.repeat(reconcile(rpc, options, cursor, enqueue), { schedule: Schedule.spaced(options.reconcileInterval) }).pipe(
         Effect.catchAll((error) => Deferred.fail(broken, error))
       )
     )
-    yield* Effect.forkScoped(watchStalls(rpc, options, () => lastSlot, broken))
 
     const inFlight = new Set<string>()
     const deliver = Stream.fromQueue(items).pipe(

@@ -135,6 +135,15 @@ export class Ingest {
     )
   }
 
+  /**
+   * Repairs due for slots already complete. Normally the next slot notification triggers them; this
+   * covers transactions delivered after it (a reconnect's backfill on a chain that went quiet).
+   */
+  repairCompleted(): Effect.Effect<void, never, ChainSource> {
+    const asOf = this.state.asOf
+    return asOf === null ? Effect.void : this.#repair(asOf.slot)
+  }
+
   /** A persistence job with the transactions since the last one and, when due, a checkpoint. */
   takeJob(now: number, force: boolean): PersistJob | null {
     const transactions = this.#transactions
