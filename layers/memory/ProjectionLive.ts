@@ -66,8 +66,11 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
         }
         if (Option.isSome(checkpoint)) {
           const started = Date.now()
-          yield* Stream.runForEach(store.checkpointedAccounts, (account) =>
-            Effect.sync(() => state.apply(account, account.vault))
+          // A chunk per step, not an Effect per account: a million accounts pay no per-element runtime cost.
+          yield* Stream.runForEachChunk(store.checkpointedAccounts, (chunk) =>
+            Effect.sync(() => {
+              for (const account of chunk) state.apply(account, account.vault)
+            })
           ).pipe(Effect.retry(retryForever))
           state.asOf = { slot: checkpoint.value.slot, blockTime: checkpoint.value.blockTime }
           yield* Effect.logInfo(`restored ${state.accounts.size} accounts at slot ${checkpoint.value.slot} in ${Date.now() - started} ms`)
