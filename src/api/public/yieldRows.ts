@@ -1,11 +1,10 @@
 import type { Prices } from "../../../services/Prices.ts"
+import { amount } from "../amounts.ts"
 import { catalogEntryByAddress } from "../../domain/catalog.ts"
 import type { ProjectionState } from "../../domain/projection/state.ts"
 import { valuationOf } from "../../domain/vaultValuation.ts"
 import { totalEquity } from "../../ntbundle/math.ts"
 import type { YieldVault } from "./PublicApi.ts"
-
-const usdOf = (raw: bigint, decimals: number, usd: number): number => (Number(raw) / 10 ** decimals) * usd
 
 /**
  * The public catalog's vaults (listed, not private, enabled, not deprecated) in the shape yield
@@ -25,7 +24,7 @@ export const yieldRows = (state: ProjectionState, prices: Prices["Type"]): Array
       bundleKey: view.address,
       name: registry.displayName,
       asset: { mint, symbol: registry.token.mint === mint ? registry.token.displaySymbol : registry.depositToken },
-      tvlUsd: price === null || equity === null ? null : usdOf(equity, view.bundle.assetDecimals, price.usd),
+      tvlUsd: price === null || equity === null ? null : amount(equity, view.bundle.assetDecimals, price.usd).usd,
       apy7dAfterFees: null,
       apy30dAfterFees: null,
       apyInceptionAfterFees: null
