@@ -190,8 +190,8 @@ export const embeddedPostgres = (
   return Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
-        const { initdb, postgres } = await loadPostgresBinaries()
         const user = postgresOsUser()
+        const { initdb, postgres } = await loadPostgresBinaries(user !== undefined)
         fs.mkdirSync(path.dirname(dir), { recursive: true })
         const exists = fs.existsSync(path.join(dir, "PG_VERSION"))
         const password = readOrCreatePassword(passwordFile, exists)
