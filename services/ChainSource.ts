@@ -1,7 +1,10 @@
 import { Context, Data, type Effect, type Stream } from "effect"
 import type { NtEvent } from "../src/ntbundle/events.ts"
 
-/** An account of the program as of `slot`; empty `data` means the account was closed. */
+/**
+ * An account of the program, or one of the watched accounts of other programs (Pyth price feeds,
+ * told apart by `owner`), as of `slot`; empty `data` means the account was closed.
+ */
 export interface AccountUpdated {
   readonly _tag: "AccountUpdated"
   readonly address: string
@@ -54,7 +57,10 @@ export interface SnapshotStarted {
 export interface SnapshotEnded {
   readonly _tag: "SnapshotEnded"
   readonly slot: number
-  /** Addresses seen in this snapshot; accounts the projection holds but the snapshot lacks were closed. */
+  /**
+   * Addresses seen in this snapshot (program accounts and existing watched accounts); accounts the
+   * projection holds but the snapshot lacks were closed.
+   */
   readonly addresses: ReadonlySet<string>
 }
 

@@ -15,5 +15,8 @@ export class Prices extends Context.Tag("Prices")<
   { readonly priceOf: (mint: string) => UsdPrice | null }
 >() {}
 
-/** No price source configured (the on-chain Pyth feed is not wired yet): every USD value is null. */
+/**
+ * No price source: every USD value is null. `serve` uses the Pyth feeds the projection follows
+ * (layers/memory/PricesLive.ts); this stays for tests and tools that value nothing.
+ */
 export const NoPricesLive = Layer.succeed(Prices, Prices.of({ priceOf: () => null }))

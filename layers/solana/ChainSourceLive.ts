@@ -10,6 +10,8 @@ export interface ChainSourceOptions {
   readonly rpcUrl: string
   readonly wsUrl: string
   readonly programId: string
+  /** Accounts of other programs to follow with the program's (the Pyth price feed accounts). */
+  readonly watchedAccounts?: ReadonlyArray<string>
   readonly bufferSize?: number
   readonly reconcileInterval?: Duration.DurationInput
   readonly stallSlots?: number
@@ -34,6 +36,7 @@ export const ChainSourceLive = (options: ChainSourceOptions) =>
     const program = address(options.programId)
     const sessionOptions: SessionOptions = {
       program,
+      watched: [...new Set(options.watchedAccounts ?? [])].map((watched) => address(watched)),
       bufferSize: options.bufferSize ?? 200_000,
       reconcileInterval: Duration.decode(options.reconcileInterval ?? Duration.seconds(2)),
       stallSlots: options.stallSlots ?? 30,

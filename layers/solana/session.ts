@@ -1,13 +1,19 @@
 import { type Address } from "@solana/kit"
 import { Clock, Deferred, Duration, Effect, Queue, Schedule, type Scope, Stream } from "effect"
 import { type ChainEvent, ChainSourceError } from "../../services/ChainSource.ts"
-import { fromBase64, snapshotProgramAccounts } from "./accounts.ts"
+import { fetchAccounts, fromBase64, snapshotProgramAccounts } from "./accounts.ts"
 import type { SolanaRpc, SolanaSubscriptions } from "./rpc.ts"
 import { RecentSignatures, type SessionItem } from "./sessionItems.ts"
 import { fetchProgramTransaction, newestSignature, signaturesAfter } from "./transactions.ts"
 
 export interface SessionOptions {
   readonly program: Address
+  /**
+   * Accounts of other programs followed as well (the Pyth price feed accounts): subscribed on the
+   * same connection, so their notifications are ordered with the slot notifications, and fetched
+   * into every snapshot and at every reconnect.
+   */
+  readonly watched: ReadonlyArray<Address>
   /** Notifications buffered per connection before an overflow forces a resynchronisation. */
   readonly bufferSize: number
   readonly reconcileInterval: Duration.Duration
@@ -84,6 +90,17 @@ export const runSession = (
         }
       })
     )
+    for (const watched of options.watched) {
+      yield* pump(
+        `account ${watched}`,
+        (abortSignal) =>
+          subscriptions.accountNotifications(watched, { encoding: "base64", commitment: "confirmed" }).subscribe({ abortSignal }),
+        (n) => ({
+          _tag: "Account",
+          update: { _tag: "AccountUpdated", address: watched, owner: n.value.owner, slot: Number(n.context.slot), data: fromBase64(n.value.data[0]) }
+        })
+      )
+    }
     yield* pump(
       "logs",
       (abortSignal) =>
@@ -103,6 +120,8 @@ export const runSession = (
     yield* Effect.forkScoped(watchStalls(rpc, options, () => lastSlot, broken))
     const catchUp = Effect.gen(function*() {
       if (cursor.needsSnapshot) yield* snapshot(rpc, options, cursor, out)
+      // Updates missed while disconnected are not replayed by anyone: read the watched accounts again.
+      else yield* refreshWatched(rpc, options, 0, out)
       yield* reconcile(rpc, options, cursor, enqueue)
     })
     yield* Effect.raceFirst(catchUp, Deferred.await(broken))
@@ -132,6 +151,9 @@ const snapshot = (rpc: SolanaRpc, options: SessionOptions, cursor: Cursor, out: 
       addresses.add(account.address)
       yield* Queue.offer(out, account)
     }
+    for (const account of yield* refreshWatched(rpc, options, slot, out)) {
+      if (account.data.length > 0) addresses.add(account.address)
+    }
     yield* Queue.offer(out, { _tag: "SnapshotEnded", slot, addresses })
     if (seam !== null) {
       cursor.delivered.add(seam.signature)
@@ -139,6 +161,18 @@ const snapshot = (rpc: SolanaRpc, options: SessionOptions, cursor: Cursor, out: 
     }
     cursor.signature = seam?.signature ?? null
     cursor.needsSnapshot = false
+  })
+
+/**
+ * The watched accounts as of `minSlot` or later, delivered as AccountUpdated (a missing account with
+ * empty data, which closes it). Buffered notifications older than the read are then ignored by slot.
+ */
+const refreshWatched = (rpc: SolanaRpc, options: SessionOptions, minSlot: number, out: Queue.Enqueue<ChainEvent>) =>
+  Effect.gen(function*() {
+    if (options.watched.length === 0) return []
+    const accounts = yield* promise("getMultipleAccounts (watched accounts)", () => fetchAccounts(rpc, options.watched, minSlot))
+    yield* Queue.offerAll(out, accounts)
+    return accounts
   })
 
 /** Queues every program transaction after the cursor not delivered yet, then a completion marker. */

@@ -84,7 +84,8 @@ export class Ingest {
       case "SnapshotEnded":
         return Effect.suspend(() => {
           this.#snapshotting = false
-          const closed = [...this.state.accounts.keys()].filter((address) => !event.addresses.has(address))
+          const held = [...this.state.accounts.keys(), ...this.state.priceAccounts.keys()]
+          const closed = held.filter((address) => !event.addresses.has(address))
           return Effect.forEach(closed, (address) => this.#apply({ _tag: "AccountUpdated", address, owner: "", slot: event.slot, data: new Uint8Array() }), { discard: true })
         })
       case "StreamInterrupted":
@@ -159,8 +160,10 @@ export class Ingest {
     const removed: Array<string> = []
     for (const address of this.#dirty) {
       const account = this.state.accounts.get(address)
-      if (account === undefined) removed.push(address)
-      else changed.push({ address, owner: account.owner, slot: account.slot, data: account.data, vault: account.vault })
+      const price = account === undefined ? this.state.priceAccounts.get(address) : undefined
+      if (account !== undefined) changed.push({ address, owner: account.owner, slot: account.slot, data: account.data, vault: account.vault })
+      else if (price !== undefined) changed.push({ address, owner: price.owner, slot: price.slot, data: price.data, vault: null })
+      else removed.push(address)
     }
     this.#dirty.clear()
     this.#checkpointSlot = asOf.slot

@@ -16,6 +16,7 @@ import type { AsOf } from "../chainPosition.ts"
 import { type AccountKind, accountKind } from "./accountKind.ts"
 import type { ProjectionChange } from "./changes.ts"
 import { type Cohort, NestedMap, SetIndex } from "./indexes.ts"
+import { applyPriceAccount, isPriceAccountUpdate, type PriceAccount } from "./priceAccounts.ts"
 import { ownerBytes, readUserIndexFields } from "./userFields.ts"
 import { findUserVault } from "./userVault.ts"
 
@@ -128,6 +129,8 @@ export class ProjectionState {
   readonly activeOwners = new Map<string, number>()
   /** Accounts of the program whose layout we do not know (counted, never decoded). */
   readonly unrecognised = new Set<string>()
+  /** Watched Pyth price accounts by address: kept apart from the program's accounts, never indexed as them. */
+  readonly priceAccounts = new Map<string, PriceAccount>()
 
   asOf: AsOf | null = null
   /** Bumped on every applied change: lets readers cache encodings per version. */
@@ -154,6 +157,11 @@ export class ProjectionState {
    * deriving it again.
    */
   apply(update: AccountUpdate, vaultHint: string | null = null): ReadonlyArray<ProjectionChange> {
+    if (isPriceAccountUpdate(update, this.priceAccounts)) {
+      // A price moves USD values only: readers see it through the version, no change is published.
+      if (applyPriceAccount(this.priceAccounts, update)) this.version++
+      return NO_CHANGES
+    }
     const previous = this.accounts.get(update.address)
     if (previous !== undefined && update.slot < previous.slot) return NO_CHANGES
     const changes: Array<ProjectionChange> = []
