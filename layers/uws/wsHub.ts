@@ -46,6 +46,10 @@ export class WsHub {
   readonly #sockets = new Set<Socket>()
   readonly #connectionsByKey = new Map<string, number>()
   #live: boolean
+  /** Instrumentation (benchmarks, tests): called right after an update is handed to uWS publish. */
+  onPublish: ((topic: string, frame: string) => void) | null = null
+  /** The most unsent bytes any connection held at a backpressure check (tests: memory stays bounded). */
+  maxBufferedBytes = 0
 
   constructor(
     readonly app: uws.TemplatedApp,
@@ -97,6 +101,8 @@ export class WsHub {
         this.#unsubscribe(ws, decoded.id, decoded.topics)
       }
     })
+    // Snapshots are sent directly, not published: a client that asks for many without reading is checked too.
+    if (this.#sockets.has(ws)) this.#checkOne(ws)
   }
 
   #subscribe(ws: Socket, id: unknown, names: ReadonlyArray<string>): void {
@@ -210,7 +216,9 @@ export class WsHub {
           if (state.asOf?.slot === this.#lastSlotSent) continue
           this.#lastSlotSent = state.asOf?.slot ?? null
         }
-        this.app.publish(name, updateFrame(name, this.book.nextSeq(name), value.asOf, value.data))
+        const frame = updateFrame(name, this.book.nextSeq(name), value.asOf, value.data)
+        this.app.publish(name, frame)
+        this.onPublish?.(name, frame)
       }
     })
     this.checkBackpressure()
@@ -248,26 +256,34 @@ export class WsHub {
 
   /** A connection over the soft limit gets `resync` and no more updates until it drains. */
   checkBackpressure(): void {
-    for (const ws of this.#sockets) {
-      const buffered = ws.getBufferedAmount()
-      if (buffered <= this.limits.backpressureBytes) continue
-      if (buffered > this.limits.closeAboveBytes) {
-        this.closeSlow(ws)
-        continue
-      }
-      const connection = ws.getUserData()
-      if (connection.resyncing) continue
-      connection.resyncing = true
-      const before = new Set(connection.held)
-      this.#hold(ws)
-      const paused = [...connection.held].filter((name) => !before.has(name))
-      ws.send(resyncFrame(paused))
-    }
+    for (const ws of this.#sockets) this.#checkOne(ws)
+  }
+
+  #checkOne(ws: Socket): void {
+    const buffered = ws.getBufferedAmount()
+    if (buffered > this.maxBufferedBytes) this.maxBufferedBytes = buffered
+    if (buffered <= this.limits.backpressureBytes) return
+    if (buffered > this.limits.closeAboveBytes) return this.closeSlow(ws)
+    const connection = ws.getUserData()
+    if (connection.resyncing) return
+    connection.resyncing = true
+    const before = new Set(connection.held)
+    this.#hold(ws)
+    const paused = [...connection.held].filter((name) => !before.has(name))
+    ws.send(resyncFrame(paused))
   }
 
   closeSlow(ws: Socket): void {
-    this.#sockets.delete(ws)
+    if (!this.#sockets.delete(ws)) return
     ws.end(CLOSE_BACKPRESSURE, "backpressure limit")
+  }
+
+  /**
+   * uWS `dropped`: a publish or send skipped this socket (over `maxBackpressure`). Called from inside
+   * that publish or send, where ending the socket is unsafe: it is closed right after.
+   */
+  dropped(ws: Socket): void {
+    setImmediate(() => this.closeSlow(ws))
   }
 
   /** uWS `drain`: once a resyncing connection is well below the limit, fresh snapshots. */

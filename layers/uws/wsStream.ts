@@ -3,7 +3,7 @@ import { Prices } from "../../services/Prices.ts"
 import { Projection } from "../../services/Projection.ts"
 import type { ProjectionChange } from "../../src/domain/projection/changes.ts"
 import { affectedTopics } from "../../src/ws/affectedTopics.ts"
-import { defaultWsLimits, transportPayloadLimit, type WsLimits } from "../../src/ws/limits.ts"
+import { defaultWsLimits, transportBackpressureLimit, transportPayloadLimit, type WsLimits } from "../../src/ws/limits.ts"
 import { HttpServer } from "./HttpServer.ts"
 import { type Connection, WsHub } from "./wsHub.ts"
 import { authenticatedUpgrade, partnerKeyRuntime, tooManyConnections } from "./wsUpgrade.ts"
@@ -16,7 +16,13 @@ export const STREAM_PATH = "/v2/stream"
  * topic updates (everything pending is taken at once, so a burst costs one update per topic), one
  * follows the projection status.
  */
-export const WsStreamLive = (options: { readonly limits?: Partial<WsLimits> } = {}) =>
+export const WsStreamLive = (
+  options: {
+    readonly limits?: Partial<WsLimits>
+    /** Given the hub once it is registered (benchmarks and tests instrument it). */
+    readonly observe?: (hub: WsHub) => void
+  } = {}
+) =>
   Layer.scopedDiscard(
     Effect.gen(function*() {
       const { app } = yield* HttpServer
@@ -26,13 +32,14 @@ export const WsStreamLive = (options: { readonly limits?: Partial<WsLimits> } = 
       const runtime = yield* Effect.runtime<never>()
       const limits: WsLimits = { ...defaultWsLimits, ...options.limits }
       const hub = new WsHub(app, projection, prices.priceOf, limits)
+      options.observe?.(hub)
 
       app.ws<Connection>(STREAM_PATH, {
         maxPayloadLength: transportPayloadLimit(limits),
         idleTimeout: limits.idleTimeoutSeconds,
         sendPingsAutomatically: true,
-        // uWS skips (drops) a publish to a socket over this: never reached silently, see `dropped`.
-        maxBackpressure: limits.closeAboveBytes,
+        // uWS skips (drops) a send or publish to a socket over this: never silently, see `dropped`.
+        maxBackpressure: transportBackpressureLimit(limits),
         upgrade: authenticatedUpgrade(runtime, partnerKey, {
           admit: (keyId) =>
             hub.connectionsOf(keyId) >= limits.maxConnectionsPerKey ? tooManyConnections(limits.maxConnectionsPerKey) : null,
@@ -48,7 +55,7 @@ export const WsStreamLive = (options: { readonly limits?: Partial<WsLimits> } = 
         open: (ws) => hub.open(ws),
         message: (ws, message) => hub.message(ws, message),
         drain: (ws) => hub.drained(ws),
-        dropped: (ws) => hub.closeSlow(ws),
+        dropped: (ws) => hub.dropped(ws),
         close: (ws) => hub.close(ws)
       })
       yield* Effect.addFinalizer(() => Effect.sync(() => hub.closeAll()))

@@ -23,3 +23,10 @@ export const defaultWsLimits: WsLimits = {
 
 /** Frames up to this size still reach the handler (to answer with an error frame); uWS closes above. */
 export const transportPayloadLimit = (limits: WsLimits): number => Math.max(limits.maxMessageBytes * 4, 64 * 1024)
+
+/**
+ * uWS's own per-socket limit, above which it drops sends (close frames included). Well above the
+ * close threshold, so that a connection the hub closes with 4008 still gets its close frame: this
+ * is the hard bound of one connection's unsent bytes.
+ */
+export const transportBackpressureLimit = (limits: WsLimits): number => limits.closeAboveBytes * 2

@@ -1,6 +1,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { Effect } from "effect"
+import type { WsHub } from "../../layers/uws/wsHub.ts"
 import { serverUrl } from "../support/httpTestServer.ts"
 import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
 import { liveStatus, ProjectionControl } from "../support/projectionTest.ts"
@@ -10,13 +11,16 @@ import { streamGatewayForTest } from "./wsTestServer.ts"
 
 const VAULT = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address
 const fixture = new VaultStateFixture({ slot: 1_000, blockTime: 1_800_000_000 }).vault(VAULT)
+const limits = { backpressureBytes: 256 * 1024, closeAboveBytes: 256 * 1024 * 1024 }
+let hub: WsHub | undefined
 
 describe("/v2/stream backpressure", () => {
   layer(
     streamGatewayForTest({
       state: fixture.state,
       initial: liveStatus(1_000),
-      limits: { backpressureBytes: 256 * 1024, closeAboveBytes: 256 * 1024 * 1024 }
+      limits,
+      observe: (observed) => (hub = observed)
     }),
     { excludeTestServices: true }
   )((it) => {
@@ -31,12 +35,18 @@ describe("/v2/stream backpressure", () => {
 
         client.socket.pause()
         // One fan-out round per batch (yielding between them), until the server must give up on the client.
+        // Until the server is over the soft limit, then as many rounds again: held topics add nothing.
         let slot = 1_000
-        for (let round = 0; round < 40_000; round++) {
+        let rounds = 40_000
+        for (let round = 0; round < rounds; round++) {
+          if (rounds === 40_000 && hub!.maxBufferedBytes > limits.backpressureBytes) rounds = round * 2
           fixture.state.asOf = { slot: ++slot, blockTime: 1_800_000_000 + round }
           yield* control.publish({ slot, version: round + 1, changes: [{ _tag: "VaultChanged", vault: VAULT }] })
           yield* Effect.yieldNow()
         }
+        // Memory stays bounded: the soft limit plus the round that crossed it.
+        expect(hub!.maxBufferedBytes).toBeGreaterThan(limits.backpressureBytes)
+        expect(hub!.maxBufferedBytes).toBeLessThan(limits.backpressureBytes + 64 * 1024)
         client.socket.resume()
 
         const seqs = new Map<string, Array<number>>()

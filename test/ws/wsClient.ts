@@ -10,6 +10,10 @@ export interface StreamClient {
   readonly next: Effect.Effect<Frame, Error>
   /** Whether a frame arrives within `ms` (consumes nothing when none does). */
   readonly nothingWithin: (ms: number) => Effect.Effect<boolean>
+  /** Every frame received and not taken yet. */
+  readonly takeAll: Effect.Effect<Array<Frame>>
+  /** The close code, once the connection has closed. */
+  readonly closed: Promise<number>
   readonly socket: WebSocket
 }
 
@@ -34,8 +38,11 @@ export const connectStream = (
       }),
       (socket) => Effect.sync(() => socket.terminate())
     )
+    const closed = new Promise<number>((resolve) => socket.once("close", (code: number) => resolve(code)))
     return {
       socket,
+      closed,
+      takeAll: Effect.map(Queue.takeAll(frames), (chunk) => [...chunk]),
       send: (message) => socket.send(JSON.stringify(message)),
       sendRaw: (text) => socket.send(text),
       next: Queue.take(frames).pipe(

@@ -1,0 +1,101 @@
+import { describe, expect, layer } from "@effect/vitest"
+import type { Address } from "@solana/kit"
+import { Effect, Layer, Option, Redacted, Stream } from "effect"
+import { PartnerKeyLive } from "../../layers/auth/PartnerKeyLive.ts"
+import { RateLimiterMemory } from "../../layers/memory/RateLimiterMemory.ts"
+import { WsStreamLive } from "../../layers/uws/wsStream.ts"
+import { PartnerKeys, type PartnerKeyRecord } from "../../services/PartnerKeys.ts"
+import { generateApiKey, hashApiKey } from "../../src/domain/partnerKeys/apiKeyFormat.ts"
+import { gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
+import { liveStatus } from "../support/projectionTest.ts"
+import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+import { connectStream } from "./wsClient.ts"
+
+const VAULT = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address
+
+const record = (id: string, fields: Partial<PartnerKeyRecord> = {}): PartnerKeyRecord => ({
+  id,
+  name: id,
+  ownerWallet: null,
+  environment: "sandbox",
+  prefix: "vg_sandbox_",
+  last4: "test",
+  quotaLimit: null,
+  quotaWindowSeconds: null,
+  createdAt: new Date(0),
+  revokedAt: null,
+  expiresAt: null,
+  ...fields
+})
+
+const GOOD = generateApiKey("sandbox")
+const REVOKED = generateApiKey("sandbox")
+const UNKNOWN = generateApiKey("sandbox")
+const MAINNET = generateApiKey("mainnet")
+/** Two requests per minute: the third upgrade is over the key's quota. */
+const METERED = generateApiKey("sandbox")
+
+const stored = new Map<string, PartnerKeyRecord>([
+  [hashApiKey(GOOD), record("good")],
+  [hashApiKey(REVOKED), record("revoked", { revokedAt: new Date(1_000) })],
+  [hashApiKey(METERED), record("metered", { quotaLimit: 2, quotaWindowSeconds: 60 })]
+])
+
+const notUsed = Effect.die(new Error("not used by the upgrade"))
+
+/** The key store as the real middleware reads it (lookups by hash), in memory. */
+const PartnerKeysInMemory = Layer.succeed(PartnerKeys, {
+  issue: () => notUsed,
+  ensure: () => notUsed,
+  list: notUsed,
+  revoke: () => notUsed,
+  rotate: () => notUsed,
+  findByHash: (hash) => Effect.sync(() => Option.fromNullable(stored.get(hash))),
+  invalidations: Stream.concat(Stream.make({ _tag: "Listening" as const }), Stream.never)
+})
+
+/** The real `PartnerKeyLive` (environment check, revocation, quota) in front of the stream. */
+const partnerKey = PartnerKeyLive({ cluster: "sandbox", defaultQuota: { limit: 1_000, windowSeconds: 60 } }).pipe(
+  Layer.provide(Layer.merge(PartnerKeysInMemory, RateLimiterMemory))
+)
+
+const connect = (headers: Record<string, string>) => Effect.flatMap(serverUrl, (url) => connectStream(url, headers))
+
+describe("/v2/stream upgrade behind the real partner key middleware", () => {
+  layer(
+    gatewayForTest({
+      state: new VaultStateFixture().vault(VAULT).state,
+      initial: liveStatus(1_000),
+      partnerKey,
+      extraRoutes: WsStreamLive()
+    }),
+    { excludeTestServices: true }
+  )((it) => {
+    it.scoped("401 without a key, with an unknown or a revoked key; 403 for another environment's key; 429 over the key's quota", () =>
+      Effect.gen(function*() {
+        const refusals = [
+          [{}, 401, "UNAUTHORIZED"],
+          [{ "x-api-key": UNKNOWN }, 401, "UNAUTHORIZED"],
+          [{ authorization: `Bearer ${REVOKED}` }, 401, "UNAUTHORIZED"],
+          [{ "x-api-key": "not-a-key-at-all" }, 401, "UNAUTHORIZED"],
+          [{ "x-api-key": MAINNET }, 403, "WRONG_ENVIRONMENT"]
+        ] as const
+        for (const [headers, status, code] of refusals) {
+          const refused = yield* Effect.flip(connect(headers))
+          expect(refused.status, JSON.stringify(headers)).toBe(status)
+          expect(JSON.parse(refused.body)).toMatchObject({ success: false, error: code })
+        }
+
+        const client = yield* connect({ authorization: `Bearer ${GOOD}` })
+        client.send({ op: "subscribe", id: 1, topics: [`vault:${VAULT}`] })
+        expect(yield* client.next).toMatchObject({ type: "subscribed", id: 1, topic: `vault:${VAULT}`, seq: 0 })
+
+        // The upgrade is a request against the key's quota, like a REST call.
+        yield* connect({ "x-api-key": METERED })
+        yield* connect({ "x-api-key": METERED })
+        const over = yield* Effect.flip(connect({ "x-api-key": METERED }))
+        expect(over.status).toBe(429)
+        expect(JSON.parse(over.body)).toMatchObject({ success: false, error: "RATE_LIMITED" })
+      }))
+  })
+})
