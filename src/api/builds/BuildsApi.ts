@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { MaxBodyBytes, PublicCors } from "../annotations.ts"
 import { PayloadTooLargeResponse, ProjectionUnavailableResponse } from "../errors.ts"
 import { Address } from "../schemas.ts"
-import { BlockhashUnavailableResponse, MalformedRequestResponse, UnknownVaultResponse } from "./buildErrors.ts"
+import { BlockhashUnavailableResponse, MalformedRequestResponse, SimulationFailedResponse, UnknownVaultResponse } from "./buildErrors.ts"
 import { PartnerKey } from "../security/PartnerKey.ts"
 import { BuildMeter } from "./BuildMeter.ts"
 
@@ -36,6 +36,7 @@ const builder = <const Name extends "deposit" | "withdraw">(name: Name, body: st
     .addError(PayloadTooLargeResponse)
     .addError(ProjectionUnavailableResponse)
     .addError(BlockhashUnavailableResponse)
+    .addError(SimulationFailedResponse)
     .middleware(BuildMeter)
     .annotate(MaxBodyBytes, BUILD_BODY_LIMIT_BYTES)
     .annotate(PublicCors, true)

@@ -3,7 +3,7 @@ import { Schema } from "effect"
 import { MaxBodyBytes, PublicCors } from "../annotations.ts"
 import { errorResponse } from "../errorResponse.ts"
 import { NotFoundResponse, PayloadTooLargeResponse, ProjectionUnavailableResponse } from "../errors.ts"
-import { BlockhashUnavailableResponse, MalformedRequestResponse, UnknownVaultResponse } from "./buildErrors.ts"
+import { BlockhashUnavailableResponse, MalformedRequestResponse, SimulationFailedResponse, UnknownVaultResponse } from "./buildErrors.ts"
 import { BuildMeter } from "./BuildMeter.ts"
 
 /** Marks the v1 instruction answers deprecated and links each to its v2 builder. */
@@ -53,6 +53,7 @@ const legacyBuilder = <const Name extends "depositInstructions" | "withdrawInstr
     .addError(PayloadTooLargeResponse)
     .addError(ProjectionUnavailableResponse)
     .addError(BlockhashUnavailableResponse)
+    .addError(SimulationFailedResponse)
     .annotate(OpenApi.Summary, `Deprecated: use ${successor}. Body {userAddress, amountRaw}; the ntbundle instructions (no compute budget)`)
 
 /** The legacy v1 instruction builders: public and metered like the v2 builders. */

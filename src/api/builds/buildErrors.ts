@@ -1,4 +1,4 @@
-import { BlockhashUnavailable, MalformedRequest, UnknownVault } from "../../domain/builds/errors.ts"
+import { BlockhashUnavailable, MalformedRequest, SimulationFailed, UnknownVault } from "../../domain/builds/errors.ts"
 import { errorResponse } from "../errorResponse.ts"
 
 /** Wire forms of the build core's errors (the core stays free of HTTP). */
@@ -15,4 +15,9 @@ export const UnknownVaultResponse = errorResponse(UnknownVault, {
 export const BlockhashUnavailableResponse = errorResponse(BlockhashUnavailable, {
   status: 503,
   description: "No fresh blockhash is cached yet; retry after Retry-After"
+})
+
+export const SimulationFailedResponse = errorResponse(SimulationFailed, {
+  status: 422,
+  description: "The node's simulation of the built transaction failed (error and program logs attached); nothing to sign"
 })

@@ -14,6 +14,7 @@ import {
   UnknownVault
 } from "../../domain/builds/index.ts"
 import type { ProjectionState } from "../../domain/projection/state.ts"
+import { makePreflight } from "./preflight.ts"
 
 /** Chain time of the projection (unix seconds); the wall clock before any block time is known. */
 export const chainNow = (state: ProjectionState): bigint => BigInt(state.asOf?.blockTime ?? Math.floor(Date.now() / 1000))
@@ -21,7 +22,8 @@ export const chainNow = (state: ProjectionState): bigint => BigInt(state.asOf?.b
 /**
  * The build path shared by the v2 builders and the legacy v1 instruction routes: parse (400), check
  * the vault exists (404) before any I/O, then the cached blockhash and fee estimate, the code lookup
- * (Postgres) and the user's token balance (the one RPC call), and the pure build over the projection.
+ * (Postgres) and the user's token balance (the one RPC call), the pure build over the projection,
+ * and, when simulation is on, the node's preflight of an accepted build (preflight.ts).
  */
 export const makeBuildFlow = Effect.gen(function*() {
   const projection = yield* Projection
@@ -29,6 +31,7 @@ export const makeBuildFlow = Effect.gen(function*() {
   const fees = yield* PriorityFees
   const balances = yield* TokenBalances
   const codes = yield* BuilderCodes
+  const preflight = yield* makePreflight
 
   const vaultMint = (vault: Address) =>
     Effect.flatMap(projection.read((state) => state.vaults.get(vault)?.bundle.assetAddress ?? null), (mint) =>
@@ -60,7 +63,7 @@ export const makeBuildFlow = Effect.gen(function*() {
           userTokenBalance
         })
       )
-      return yield* built
+      return yield* preflight(yield* built)
     })
 
   const withdraw = (vault: Address, payload: unknown) =>
@@ -71,7 +74,7 @@ export const makeBuildFlow = Effect.gen(function*() {
       const built = yield* projection.read((state) =>
         buildWithdrawTransaction({ state, program: state.programId, blockhash, defaultPriorityFeeMicroLamports, now: chainNow(state), vaultAddress: vault, request })
       )
-      return yield* built
+      return yield* preflight(yield* built)
     })
 
   return { deposit, withdraw }

@@ -50,3 +50,25 @@ export class BlockhashUnavailable extends Schema.TaggedError<BlockhashUnavailabl
   static readonly because = (reason: string, retryAfterSeconds = 2) =>
     new BlockhashUnavailable({ code: "BLOCKHASH_UNAVAILABLE", retryAfterSeconds, message: `no fresh blockhash: ${reason}` })
 }
+
+/**
+ * The node's simulation of an accepted build failed: the chain would reject the transaction as built
+ * (state moved since the projection saw it, or the user cannot pay the fee). HTTP 422 with the
+ * program logs; the caller may rebuild later.
+ */
+export class SimulationFailed extends Schema.TaggedError<SimulationFailed>()("SimulationFailed", {
+  code: Schema.Literal("SIMULATION_FAILED"),
+  message: Schema.String,
+  /** The transaction error as the node reported it (JSON text). */
+  simulationError: Schema.String,
+  /** The program logs of the simulation, in order. */
+  logs: Schema.Array(Schema.String)
+}) {
+  static readonly of = (simulationError: string, logs: ReadonlyArray<string>) =>
+    new SimulationFailed({
+      code: "SIMULATION_FAILED",
+      simulationError,
+      logs,
+      message: `the transaction failed in simulation (${simulationError}); see logs`
+    })
+}

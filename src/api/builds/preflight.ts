@@ -1,0 +1,33 @@
+import { Effect, Option } from "effect"
+import { Simulator } from "../../../services/Simulator.ts"
+import { type BuiltTransaction, SimulationFailed, simulatedComputeUnitLimit, withComputeUnitLimit } from "../../domain/builds/index.ts"
+
+const hasTransaction = (response: object): response is BuiltTransaction => "transactionBase64" in response
+
+/**
+ * Server preflight of accepted builds, when a `Simulator` is in the context (simulation on):
+ * - the simulation succeeds: the compute-unit limit becomes the units it consumed plus a margin,
+ *   and the answer says `simulation: "simulated"`;
+ * - the transaction fails in simulation: `SimulationFailed` (422) with the error and program logs;
+ * - the node cannot be asked: not the user's fault, so the build keeps its per-instruction
+ *   estimate and says `simulation: "skipped"` (a warning is logged); the wallet's own preflight
+ *   still runs before it submits.
+ * Refusals and builds without a simulator pass through unchanged (`"skipped"`).
+ */
+export const makePreflight = Effect.map(Effect.serviceOption(Simulator), (simulator) =>
+  <R extends object>(response: R): Effect.Effect<R, SimulationFailed> => {
+    if (Option.isNone(simulator) || !hasTransaction(response)) return Effect.succeed(response)
+    return simulator.value.simulate(response.transactionBase64).pipe(
+      Effect.flatMap((outcome) =>
+        outcome.kind === "succeeded"
+          ? Effect.succeed({
+            ...withComputeUnitLimit(response, simulatedComputeUnitLimit(outcome.unitsConsumed)),
+            simulation: "simulated" as const
+          } as R)
+          : Effect.fail(SimulationFailed.of(outcome.error, outcome.logs))
+      ),
+      Effect.catchTag("SimulatorUnavailable", (unavailable) =>
+        Effect.as(Effect.logWarning(`simulation unavailable, the build keeps its estimated compute-unit limit: ${unavailable.reason}`), response)
+      )
+    )
+  })
