@@ -11,6 +11,7 @@ import { SystemHandlersLive } from "../api/system/SystemHandlers.ts"
 import { ReadHandlersLive } from "../api/readHandlers.ts"
 import { ReferrersHandlersLive } from "../api/referrers/ReferrersHandlers.ts"
 import { ReferrerPayoutsPostgres } from "../domain/reporting/ReferrerPayoutsPostgres.ts"
+import { CohortEventLogLive } from "../../layers/postgres/CohortEventLogLive.ts"
 import { NoPricesLive } from "../../services/Prices.ts"
 import { VaultHistoryLive } from "../../layers/postgres/VaultHistoryLive.ts"
 import { appConfig, describeConfigError } from "../config.ts"
@@ -86,7 +87,7 @@ export const serve: Command = {
     const partnerAuth = PartnerAuthLive(appSettings.cluster, keySettings.right).pipe(Layer.provide(database))
     // the builders meter a request with a valid partner key on the key's quota
     const builds = Layer.merge(BuildsLive(buildMeter), PublicHandlersLive).pipe(Layer.provide(Layer.merge(buildServices, partnerAuth)))
-    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, ReferrersHandlersLive.pipe(Layer.provide(ReferrerPayoutsPostgres.pipe(Layer.provide(database)))), builds).pipe(Layer.provide(Layer.mergeAll(projection, NoPricesLive, VaultHistoryLive.pipe(Layer.provide(database)))))
+    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, CohortEventLogLive).pipe(Layer.provide(database)))), builds).pipe(Layer.provide(Layer.mergeAll(projection, NoPricesLive, VaultHistoryLive.pipe(Layer.provide(database)))))
     const sandboxKey = appSettings.cluster === "sandbox"
       ? SandboxPartnerKeyLive(keySettings.right).pipe(Layer.provide(database))
       : Layer.empty

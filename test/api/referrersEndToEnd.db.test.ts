@@ -11,6 +11,7 @@ import { BadRequestResponse, InternalErrorResponse } from "../../src/api/errors.
 import { ReferrersApi } from "../../src/api/referrers/ReferrersApi.ts"
 import { ReferrersHandlersLive } from "../../src/api/referrers/ReferrersHandlers.ts"
 import { ReferrerPayoutsPostgres } from "../../src/domain/reporting/ReferrerPayoutsPostgres.ts"
+import { CohortEventLogLive } from "../../layers/postgres/CohortEventLogLive.ts"
 import { type Bundle, decodeAccount, type OracleData, type ReferrerAccount, type UserBundleAccount } from "../../src/ntbundle/accounts.ts"
 import { ZERO_ADDRESS } from "../../src/ntbundle/blankAccounts.ts"
 import { assetsFromShares, tierScheduleProgress, vaultValuation } from "../../src/ntbundle/math.ts"
@@ -60,7 +61,7 @@ describe("builder reporting against the sandbox chain", () => {
       yield* stepSlots(sandbox, 3)
       const { truth } = yield* settledAgainstTruth(sandbox).pipe(Effect.provide(ingest))
 
-      const handlers = ReferrersHandlersLive.pipe(Layer.provide(ReferrerPayoutsPostgres))
+      const handlers = ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, CohortEventLogLive)))
       const routes = ApiRoutesLive(ReportingApi).pipe(Layer.provide(Layer.merge(handlers, PartnerKeyStandIn)), Layer.provide(NoPricesLive))
       const server = yield* Layer.build(listenForTest(routes).pipe(Layer.provide(Layer.succeedContext(ingest))))
       const url = Context.get(server, HttpListener).url

@@ -8,6 +8,7 @@ import { gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
 import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
 import { liveStatus, ProjectionControl, startingStatus } from "../support/projectionTest.ts"
 import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+import { CohortEventLogStandIn } from "../support/cohortEventLogStandIn.ts"
 
 const keyed = { headers: { "x-api-key": TEST_PARTNER_KEY } }
 const USDC_VAULT = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address
@@ -38,6 +39,14 @@ const fixture = new VaultStateFixture({ slot: 3_000, blockTime: NOW })
   .position(USDC_VAULT, NOBODY, { shares: 5n })
   .position(SOL_VAULT, ALICE, { shares: 10n, referrer: BUILDER })
 
+// Alice's USDC binding is in the event log (rates at binding differ from anything live); Bob's and Carol's are not.
+const aliceBinding = {
+  referrer: BUILDER, vault: USDC_VAULT, wallet: ALICE, slot: 1_234, time: NOW - 86_400,
+  referralPfeeBps: 0, referralMfeeBps: 1_000, referralTierIndex: 0
+}
+// Another builder's binding of the same pair must not be taken for this builder's.
+const foreignBinding = { ...aliceBinding, referrer: NOBODY, slot: 1, time: NOW - 99_999, referralMfeeBps: 4_000 }
+
 const positionOf = (owner: Address, vault: Address) => findUserBundlePda(NTBUNDLE_PROGRAM_ID, owner, vault)[0]
 
 const walk = (url: string, query: string, limit: number) =>
@@ -56,7 +65,14 @@ const walk = (url: string, query: string, limit: number) =>
   })
 
 describe("GET /v2/referrer/{address}/users", () => {
-  layer(gatewayForTest({ state: fixture.state, initial: liveStatus(3_000) }), { excludeTestServices: true })((it) => {
+  layer(
+    gatewayForTest({
+      state: fixture.state,
+      initial: liveStatus(3_000),
+      cohortEventLog: CohortEventLogStandIn({ bindings: [foreignBinding, aliceBinding] })
+    }),
+    { excludeTestServices: true }
+  )((it) => {
     it.effect("the bound positions by position address, equal to their UserBundleAccounts", () =>
       Effect.gen(function*() {
         const url = yield* serverUrl
@@ -76,11 +92,17 @@ describe("GET /v2/referrer/{address}/users", () => {
           value: { raw: "800000000", token: "800", usd: null },
           netDeposits: { raw: "350000000", token: "350" },
           pendingDeposit: { raw: "1", token: "0.000001" },
-          lastDepositAt: NOW - 60
+          lastDepositAt: NOW - 60,
+          firstAttributedAt: NOW - 86_400,
+          attributedSlot: 1_234,
+          bindTimeRates: { referralPfeeBps: 0, referralMfeeBps: 1_000, referralTierIndex: 0 },
+          binding: "recorded"
         })
         const bob = response.body.data.users.find((user: { position: string }) => user.position === positionOf(BOB, USDC_VAULT))
         expect(bob.netDeposits).toEqual({ raw: "-20000000", token: "-20" })
         expect(bob.lastDepositAt).toBeNull()
+        // the history is complete and holds no binding for Bob: said so, nothing invented
+        expect(bob).toMatchObject({ firstAttributedAt: null, attributedSlot: null, bindTimeRates: null, binding: "not_in_history" })
       }))
 
     it.effect("pages of every size and the vault filter walk each position exactly once, in order", () =>
@@ -129,6 +151,27 @@ describe("GET /v2/referrer/{address}/users", () => {
         const response = yield* fetchJson(`${url}/v2/referrer/${BUILDER}/users`, keyed)
         expect(response.status).toBe(503)
         yield* control.setStatus(liveStatus(3_000))
+      }))
+  })
+
+  layer(
+    gatewayForTest({
+      state: fixture.state,
+      initial: liveStatus(3_000),
+      cohortEventLog: CohortEventLogStandIn({ bindings: [aliceBinding], historyComplete: false })
+    }),
+    { excludeTestServices: true }
+  )((it) => {
+    it.effect("while the history backfills, bindings not loaded yet are flagged backfilling, loaded ones are served", () =>
+      Effect.gen(function*() {
+        const url = yield* serverUrl
+        const response = yield* fetchJson(`${url}/v2/referrer/${BUILDER}/users?vault=${USDC_VAULT}`, keyed)
+        expect(response.status).toBe(200)
+        const byWallet = new Map<string, any>(response.body.data.users.map((user: { wallet: string }) => [user.wallet, user]))
+        expect(byWallet.get(ALICE)).toMatchObject({ binding: "recorded", firstAttributedAt: NOW - 86_400 })
+        for (const wallet of [BOB, CAROL]) {
+          expect(byWallet.get(wallet)).toMatchObject({ binding: "backfilling", firstAttributedAt: null, bindTimeRates: null })
+        }
       }))
   })
 })

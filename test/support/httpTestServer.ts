@@ -20,6 +20,8 @@ import { PublicHandlersLive } from "../../src/api/public/PublicHandlers.ts"
 import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "./partnerKeyStandIn.ts"
 import { VaultHistoryStandIn } from "./vaultHistoryStandIn.ts"
 import type { DailyRow } from "../../src/domain/history/dailyRow.ts"
+import type { CohortEventLog } from "../../services/CohortEventLog.ts"
+import { CohortEventLogStandIn } from "./cohortEventLogStandIn.ts"
 
 
 /** A real uWS server on a free loopback port, serving `routes` (registered before it listens). */
@@ -42,11 +44,14 @@ export const gatewayForTest = <PayoutsR = never>(
     readonly extraRoutes?: Layer.Layer<never, never, HttpServer | Projection | Prices | Layer.Layer.Success<typeof PartnerKeyStandIn>>
     /** Settled builder claims (default: none); e.g. the Postgres implementation over a test database. */
     readonly referrerPayouts?: Layer.Layer<ReferrerPayouts, never, PayoutsR>
+    /** The builder cohort's event log (default: empty, history complete); e.g. the Postgres implementation. */
+    readonly cohortEventLog?: Layer.Layer<CohortEventLog, never, PayoutsR>
   } = {}
 ) => {
   const partnerKey = options.partnerKey ?? PartnerKeyStandIn
   const referrers = ReferrersHandlersLive.pipe(
-    Layer.provide(options.referrerPayouts ?? Layer.succeed(ReferrerPayouts, { page: () => Effect.succeed([]) }))
+    Layer.provide(options.referrerPayouts ?? Layer.succeed(ReferrerPayouts, { page: () => Effect.succeed([]) })),
+    Layer.provide(options.cohortEventLog ?? CohortEventLogStandIn())
   )
   const builds = Layer.merge(
     BuildsLive({ perIp: { limit: options.buildsPerMinute ?? 20, windowSeconds: 60 }, trustProxy: false }),

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import type { Binding } from "../../../services/CohortEventLog.ts"
 import type { UsdPrice } from "../../../services/Prices.ts"
 import type { ProjectionState } from "../../domain/projection/state.ts"
 import type { CohortMember } from "../../domain/reporting/cohortPage.ts"
@@ -8,6 +9,20 @@ import { Amount, amount, TokenQuantity, tokenQuantity } from "../amounts.ts"
 import { Address } from "../schemas.ts"
 import { decodePosition } from "../users/positionOf.ts"
 import { assetOf } from "../vaults/toVaultRecord.ts"
+
+/**
+ * The rates the program recorded when the position was bound (`UserReferrerSet`). Historical only:
+ * accrual always uses the builder's live effective rate (see the summary's currentTier).
+ */
+export const BindTimeRates = Schema.Struct({
+  referralPfeeBps: Schema.Int,
+  referralMfeeBps: Schema.Int,
+  /** The builder's tier index at binding; null below the first tier or with override rates. */
+  referralTierIndex: Schema.NullOr(Schema.Int)
+}).annotations({
+  identifier: "ReferrerBindTimeRates",
+  description: "historical: the referral rates recorded at binding; they do not determine current accrual"
+})
 
 /** One bound position of the builder's cohort (shares use the asset's decimals). */
 export const CohortUser = Schema.Struct({
@@ -22,13 +37,25 @@ export const CohortUser = Schema.Struct({
   netDeposits: TokenQuantity,
   pendingDeposit: TokenQuantity,
   /** Unix seconds of the position's last deposit; null before its first. */
-  lastDepositAt: Schema.NullOr(Schema.Int)
+  lastDepositAt: Schema.NullOr(Schema.Int),
+  /** Unix seconds of the binding (`UserReferrerSet`: block time, else the program's clock); null unless `binding` is "recorded". */
+  firstAttributedAt: Schema.NullOr(Schema.Int),
+  /** Slot of the binding transaction; null unless `binding` is "recorded". */
+  attributedSlot: Schema.NullOr(Schema.Int),
+  /** Historical rates recorded at binding (not the live rates); null unless `binding` is "recorded". */
+  bindTimeRates: Schema.NullOr(BindTimeRates),
+  /**
+   * Whether the binding event is known: "recorded" (fields above set), "backfilling" (the program's
+   * history is still being loaded; retry later), "not_in_history" (the history holds no binding for
+   * this position, e.g. it predates the configured history start).
+   */
+  binding: Schema.Literal("recorded", "backfilling", "not_in_history")
 }).annotations({ identifier: "ReferrerCohortUser" })
 export type CohortUser = typeof CohortUser.Type
 
 export const CohortUserPage = Schema.Struct({
   referrer: Address,
-  /** By position (UserBundleAccount) address ascending. */
+  /** By position (UserBundleAccount) address ascending (base58 text, byte-wise order), across vaults. */
   users: Schema.Array(CohortUser),
   nextCursor: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "ReferrerCohortUserPage" })
@@ -37,7 +64,8 @@ export const CohortUserPage = Schema.Struct({
 export const toCohortUser = (
   state: ProjectionState,
   member: CohortMember,
-  priceOf: (mint: string) => UsdPrice | null
+  priceOf: (mint: string) => UsdPrice | null,
+  binding: Binding | "backfilling" | "not_in_history"
 ): CohortUser | null => {
   const view = state.vaults.get(member.vault)
   const position = decodePosition(state, member.position, member.vault)
@@ -53,6 +81,18 @@ export const toCohortUser = (
     value: valuation === null ? null : amount(assetsFromShares(valuation, account.shares), asset.decimals, priceOf(asset.mint)?.usd ?? null),
     netDeposits: tokenQuantity(account.netDeposits, asset.decimals),
     pendingDeposit: tokenQuantity(account.pendingDeposit, asset.decimals),
-    lastDepositAt: account.lastDepositTimestamp > 0n ? Number(account.lastDepositTimestamp) : null
+    lastDepositAt: account.lastDepositTimestamp > 0n ? Number(account.lastDepositTimestamp) : null,
+    ...(typeof binding === "string"
+      ? { firstAttributedAt: null, attributedSlot: null, bindTimeRates: null, binding }
+      : {
+        firstAttributedAt: binding.time,
+        attributedSlot: binding.slot,
+        bindTimeRates: {
+          referralPfeeBps: binding.referralPfeeBps,
+          referralMfeeBps: binding.referralMfeeBps,
+          referralTierIndex: binding.referralTierIndex
+        },
+        binding: "recorded" as const
+      })
   }
 }

@@ -7,11 +7,14 @@ import { PartnerAgreements } from "./PartnerAgreement.ts"
 import { OwnerWalletRequiredResponse } from "./referrerErrors.ts"
 import { PayoutPage } from "./Payout.ts"
 import { CohortUserPage } from "./CohortUser.ts"
+import { FlowPage } from "./Flow.ts"
+import { UtcDate } from "../history/utcDate.ts"
 import { ReferrerSummary } from "./ReferrerSummary.ts"
 
 export const ReferrerSummaryBody = chainEnvelope(ReferrerSummary).annotations({ identifier: "ReferrerSummaryResponse" })
 export const PayoutPageBody = chainEnvelope(PayoutPage).annotations({ identifier: "ReferrerPayoutsResponse" })
 export const CohortUserPageBody = chainEnvelope(CohortUserPage).annotations({ identifier: "ReferrerUsersResponse" })
+export const FlowPageBody = chainEnvelope(FlowPage).annotations({ identifier: "ReferrerFlowsResponse" })
 export const PartnerAgreementsBody = chainEnvelope(PartnerAgreements).annotations({ identifier: "PartnerAgreementsResponse" })
 
 export const PayoutParams = Schema.Struct({
@@ -21,6 +24,13 @@ export const PayoutParams = Schema.Struct({
 
 export const CohortUserParams = Schema.Struct({
   vault: Schema.optional(Address),
+  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100))),
+  cursor: Schema.optional(Schema.String)
+})
+
+export const FlowParams = Schema.Struct({
+  startDate: Schema.optional(UtcDate),
+  endDate: Schema.optional(UtcDate),
   limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100))),
   cursor: Schema.optional(Schema.String)
 })
@@ -59,6 +69,22 @@ export const ReferrersApi = HttpApiGroup.make("referrers")
         "The builder's bound positions (UserBundleAccount.referrer = address), sorted by position address ascending; " +
           "vault filters to one vault (404 VAULT_NOT_FOUND if unknown); limit 1-100 (default 50); pass nextCursor as cursor " +
           "for the next page (null on the last; a cursor is bound to the referrer and vault filter, else 400 INVALID_CURSOR)"
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("flows", "/v2/referrer/:address/flows")
+      .setPath(Schema.Struct({ address: Address }))
+      .setUrlParams(FlowParams)
+      .addSuccess(FlowPageBody)
+      .annotate(
+        OpenApi.Description,
+        "Deposits, withdrawal requests and refunds of the builder's cohort (the positions its UserReferrerSet events bound), " +
+          "from the program's events, newest first: slot, then signature, then event index, all descending. " +
+          "startDate/endDate (YYYY-MM-DD, UTC, inclusive; by block time) filter the window; a reversed range is 400 INVALID_QUERY. " +
+          "limit 1-100 (default 50); pass nextCursor as cursor for the next page (null on the last page; a cursor is bound to the " +
+          "referrer and window, else 400 INVALID_CURSOR). Keeper processing of deposits and withdrawals (Allocated, Redeemed) names " +
+          "no user in its events and is not listed. 503 PROJECTION_UNAVAILABLE (Retry-After) while the projection is not live or " +
+          "the program's history is still being backfilled into the event log."
       )
   )
   .add(

@@ -1,4 +1,9 @@
 import { Config, Effect, Either, Option, Redacted } from "effect"
+import { type Binding, CohortEventLog } from "../../../services/CohortEventLog.ts"
+import { ProjectionUnavailable } from "../../domain/errors.ts"
+import { toFlow } from "./Flow.ts"
+import { makeFlowCursors } from "./flowCursor.ts"
+import { flowWindow } from "./flowWindow.ts"
 import { ReferrerPayouts } from "../../domain/reporting/ReferrerPayouts.ts"
 import { makePayoutCursors } from "./payoutCursor.ts"
 import { makeCohortCursors } from "./cohortCursor.ts"
@@ -6,7 +11,6 @@ import { toCohortUser } from "./CohortUser.ts"
 import { cohortPage } from "../../domain/reporting/cohortPage.ts"
 import { NotFound } from "../errors.ts"
 import { toPayout } from "./Payout.ts"
-import type { ProjectionUnavailable } from "../../domain/errors.ts"
 import { Prices } from "../../../services/Prices.ts"
 import { Projection } from "../../../services/Projection.ts"
 import { builderVaults } from "../../domain/reporting/builderVaults.ts"
@@ -22,6 +26,10 @@ import { OwnerWalletRequired } from "./referrerErrors.ts"
 import { toReferrerVaultSummary } from "./ReferrerSummary.ts"
 
 const DEFAULT_PAGE_SIZE = 50
+/** Seconds a client waits before asking again while the history backfill runs. */
+const BACKFILL_RETRY_SECONDS = 10
+
+const pairKey = (vault: string, wallet: string) => `${vault}/${wallet}`
 
 type AgreementsBody = typeof PartnerAgreementsBody.Type
 
@@ -36,6 +44,9 @@ export const ReferrersHandlersLive = implementGroup(
     const cursorKey = Option.match(secret, { onNone: () => undefined, onSome: (value) => Buffer.from(Redacted.value(value)) })
     const cursors = makePayoutCursors(cursorKey)
     const cohortCursors = makeCohortCursors(cursorKey)
+    const flowCursors = makeFlowCursors(cursorKey)
+    const eventLog = yield* CohortEventLog
+    const historyComplete = eventLog.historyComplete.pipe(Effect.orDie)
 
     return {
       summary: ({ path }) =>
@@ -70,22 +81,68 @@ export const ReferrersHandlersLive = implementGroup(
           const vault = urlParams.vault ?? null
           const after = urlParams.cursor === undefined ? null : yield* cohortCursors.decode(path.address, vault, urlParams.cursor)
           const limit = urlParams.limit ?? DEFAULT_PAGE_SIZE
-          return yield* readEither(projection, (state) => {
+          const page = yield* readEither(projection, (state) => {
             if (vault !== null && !state.vaults.has(vault)) {
               return Either.left(new NotFound({ code: "VAULT_NOT_FOUND", message: `no vault ${vault} on the configured program` }))
             }
             const { members, more } = cohortPage(state, path.address, { vault, after, limit })
-            const last = members[members.length - 1]
-            return Either.right({
-              success: true as const,
-              data: {
-                referrer: path.address,
-                users: members.flatMap((member) => toCohortUser(state, member, prices.priceOf) ?? []),
-                nextCursor: more && last !== undefined ? cohortCursors.encode(path.address, vault, last.position) : null
-              },
-              asOf: stateAsOf(state)
+            const positions = members.flatMap((member) => {
+              const owner = state.users.get(member.position)?.owner
+              return owner === undefined ? [] : [{ member, owner }]
             })
+            return Either.right({ positions, more, last: members[members.length - 1] })
           })
+          // Bind-time fields of this page's rows: one indexed query on the event log.
+          const complete = yield* historyComplete
+          const bindings = yield* eventLog
+            .bindings(path.address, page.positions.map(({ member, owner }) => ({ vault: member.vault, wallet: owner })))
+            .pipe(Effect.orDie)
+          const first = new Map<string, Binding>()
+          for (const binding of bindings) {
+            const key = pairKey(binding.vault, binding.wallet)
+            if (!first.has(key)) first.set(key, binding)
+          }
+          return yield* projection.readSync((state) => ({
+            success: true as const,
+            data: {
+              referrer: path.address,
+              users: page.positions.flatMap(({ member, owner }) =>
+                toCohortUser(
+                  state,
+                  member,
+                  prices.priceOf,
+                  first.get(pairKey(member.vault, owner)) ?? (complete ? "not_in_history" : "backfilling")
+                ) ?? []
+              ),
+              nextCursor: page.more && page.last !== undefined ? cohortCursors.encode(path.address, vault, page.last.position) : null
+            },
+            asOf: stateAsOf(state)
+          }))
+        }),
+      flows: ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          yield* projection.requireLive
+          const startDate = urlParams.startDate ?? null
+          const endDate = urlParams.endDate ?? null
+          const window = yield* flowWindow(startDate, endDate)
+          const after = urlParams.cursor === undefined ? null : yield* flowCursors.decode(path.address, startDate, endDate, urlParams.cursor)
+          // Before the backfill ends the log misses older bindings and flows: unavailable, never a short list.
+          if (!(yield* historyComplete)) {
+            return yield* Effect.fail(ProjectionUnavailable.because("backfilling_history", BACKFILL_RETRY_SECONDS))
+          }
+          const limit = urlParams.limit ?? DEFAULT_PAGE_SIZE
+          const rows = yield* eventLog.flows({ referrer: path.address, ...window, after, limit: limit + 1 }).pipe(Effect.orDie)
+          const page = rows.slice(0, limit)
+          const last = page[page.length - 1]
+          return yield* projection.readSync((state) => ({
+            success: true as const,
+            data: {
+              referrer: path.address,
+              flows: page.map((row) => toFlow(row, state, prices.priceOf)),
+              nextCursor: rows.length > limit && last !== undefined ? flowCursors.encode(path.address, startDate, endDate, last) : null
+            },
+            asOf: stateAsOf(state)
+          }))
         }),
       agreements: () =>
         Effect.flatMap(AuthenticatedPartner, ({ ownerWallet }): Effect.Effect<AgreementsBody, OwnerWalletRequired | ProjectionUnavailable> => {

@@ -15,7 +15,7 @@ import { findBundleTempDataPda, findOraclePda } from "../../ntbundle/pdas.ts"
 import type { AsOf } from "../chainPosition.ts"
 import { type AccountKind, accountKind } from "./accountKind.ts"
 import type { ProjectionChange } from "./changes.ts"
-import { type Cohort, NestedMap, SetIndex } from "./indexes.ts"
+import { type Cohort, NestedMap, SetIndex, SortedSet } from "./indexes.ts"
 import { applyPriceAccount, isPriceAccountUpdate, type PriceAccount } from "./priceAccounts.ts"
 import { ownerBytes, readUserIndexFields } from "./userFields.ts"
 import { findUserVault } from "./userVault.ts"
@@ -295,7 +295,7 @@ export class ProjectionState {
     this.positionsByOwner.add(owner, address)
     if (shares > 0n) this.activeOwners.set(owner, (this.activeOwners.get(owner) ?? 0) + 1)
     if (vault !== null && referrer !== null) {
-      const cohort = this.cohorts.getOrCreate(referrer, vault, () => ({ users: new Set(), shares: 0n }))
+      const cohort = this.cohorts.getOrCreate(referrer, vault, () => ({ users: new SortedSet(), shares: 0n }))
       cohort.users.add(address)
       cohort.shares += shares
       this.referrersByVault.add(vault, referrer)

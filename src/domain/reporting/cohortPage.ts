@@ -8,21 +8,31 @@ export interface CohortMember {
 
 /**
  * One page of a builder's bound positions, by position address ascending, strictly after `after`.
- * Reads the builder's cohorts (one vault or all of them); a page costs O(cohort) to select and
- * O(page) to sort once filtered to what follows the cursor.
+ * Each (builder, vault) cohort is a sorted index the projection keeps up to date; the page merges
+ * the builder's cohorts (one vault or all of them) from the cursor on: O(vaults x (log n + page)),
+ * never a visit, let alone a sort, of the whole cohort.
  */
 export const cohortPage = (
   state: ProjectionState,
   builder: string,
   options: { readonly vault: string | null; readonly after: string | null; readonly limit: number }
 ): { readonly members: ReadonlyArray<CohortMember>; readonly more: boolean } => {
-  const candidates: Array<CohortMember> = []
+  const heads: Array<{ vault: string; next: Iterator<string>; position: string }> = []
   for (const [vault, cohort] of state.cohorts.entries(builder)) {
     if (options.vault !== null && vault !== options.vault) continue
-    for (const position of cohort.users) {
-      if (options.after === null || position > options.after) candidates.push({ position, vault })
-    }
+    const next = cohort.users.after(options.after)
+    const first = next.next()
+    if (first.done !== true) heads.push({ vault, next, position: first.value })
   }
-  candidates.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0))
-  return { members: candidates.slice(0, options.limit), more: candidates.length > options.limit }
+  const members: Array<CohortMember> = []
+  while (heads.length > 0 && members.length <= options.limit) {
+    let least = 0
+    for (let i = 1; i < heads.length; i++) if (heads[i]!.position < heads[least]!.position) least = i
+    const head = heads[least]!
+    members.push({ position: head.position, vault: head.vault })
+    const following = head.next.next()
+    if (following.done === true) heads.splice(least, 1)
+    else head.position = following.value
+  }
+  return { members: members.slice(0, options.limit), more: members.length > options.limit }
 }

@@ -1,0 +1,127 @@
+import { SqlClient } from "@effect/sql"
+import { Effect, Layer } from "effect"
+import { type Binding, CohortEventLog, type FlowKind, type FlowRow, type FlowStage } from "../../services/CohortEventLog.ts"
+
+interface Row {
+  readonly signature: string
+  readonly event_index: number
+  readonly slot: string | number
+  readonly block_time: string | number | null
+  readonly name: string
+  readonly vault: string
+  readonly wallet: string
+  readonly gross: string | null
+  readonly amount: string | null
+  readonly estimate: string | null
+  readonly ts: string
+}
+
+/** What each flow event means, and where its asset amount is. */
+const KINDS: Readonly<Record<string, { kind: FlowKind; stage: FlowStage }>> = {
+  DepositRequested: { kind: "deposit", stage: "requested" },
+  WithdrawalRequested: { kind: "withdrawal", stage: "requested" },
+  RefundedDeposit: { kind: "refund", stage: "processed" }
+}
+
+const toFlowRow = (row: Row): FlowRow => {
+  const { kind, stage } = KINDS[row.name]!
+  const withdrawal = kind === "withdrawal"
+  // WithdrawalRequested's `amount` is shares (u128); its asset value is the program's estimate.
+  const assetAmount = kind === "deposit" ? row.gross : withdrawal ? row.estimate : row.amount
+  return {
+    signature: row.signature,
+    eventIndex: Number(row.event_index),
+    slot: Number(row.slot),
+    blockTime: row.block_time === null ? null : Number(row.block_time),
+    vault: row.vault,
+    wallet: row.wallet,
+    kind,
+    stage,
+    amount: BigInt(assetAmount ?? "0"),
+    estimated: withdrawal,
+    shares: withdrawal && row.amount !== null ? BigInt(row.amount) : null,
+    timestamp: BigInt(row.ts)
+  }
+}
+
+interface BindingRow {
+  readonly vault: string
+  readonly wallet: string
+  readonly slot: string | number
+  readonly block_time: string | number | null
+  readonly ts: string
+  readonly pfee: string | number
+  readonly mfee: string | number
+  readonly tier: string | number | null
+}
+
+const toBinding = (row: BindingRow): Binding => ({
+  vault: row.vault,
+  wallet: row.wallet,
+  slot: Number(row.slot),
+  time: row.block_time === null ? Number(row.ts) : Number(row.block_time),
+  referralPfeeBps: Number(row.pfee),
+  referralMfeeBps: Number(row.mfee),
+  referralTierIndex: row.tier === null ? null : Number(row.tier)
+})
+
+/**
+ * Cohort flows from `program_event` (indexes of migration 0010). The cohort is the (vault, wallet)
+ * pairs bound to the builder by `UserReferrerSet`; binding is permanent per position (facts §5.4,
+ * §7), so every flow of a bound pair is the builder's.
+ *
+ * Only events that name their user are attributed: `Allocated` and `Redeemed` (keeper processing)
+ * carry token accounts in `from`/`to`, not the user, and the event log keeps no instruction
+ * accounts, so they cannot be tied to a position without guessing; they are left out.
+ */
+export const CohortEventLogLive = Layer.effect(
+  CohortEventLog,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    let complete = false
+    return CohortEventLog.of({
+      flows: ({ after, from, limit, referrer, until }) =>
+        Effect.map(
+          sql<Row>`
+            SELECT e.signature, e.event_index, e.slot, e.block_time, e.name, e.vault, e.wallet,
+              e.data->>'grossAmount' AS gross, e.data->>'amount' AS amount,
+              e.data->>'estimatedPendingWithdrawalValue' AS estimate, e.data->>'timestamp' AS ts
+            FROM program_event e
+            WHERE e.name IN ('DepositRequested', 'WithdrawalRequested', 'RefundedDeposit')
+              AND EXISTS (
+                SELECT 1 FROM program_event b
+                WHERE b.name = 'UserReferrerSet' AND b.vault = e.vault AND b.wallet = e.wallet
+                  AND b.data->>'referrer' = ${referrer})
+              ${from === null ? sql`` : sql`AND COALESCE(e.block_time, (e.data->>'timestamp')::bigint) >= ${from}`}
+              ${until === null ? sql`` : sql`AND COALESCE(e.block_time, (e.data->>'timestamp')::bigint) < ${until}`}
+              ${after === null ? sql`` : sql`AND (e.slot, e.signature, e.event_index) < (${after.slot}::bigint, ${after.signature}, ${after.eventIndex}::integer)`}
+            ORDER BY e.slot DESC, e.signature DESC, e.event_index DESC
+            LIMIT ${limit}`,
+          (rows) => rows.map(toFlowRow)
+        ).pipe(Effect.withSpan("CohortEventLog.flows")),
+      bindings: (referrer, pairs) => {
+        if (pairs.length === 0) return Effect.succeed([])
+        const wanted = new Set(pairs.map((pair) => `${pair.vault}/${pair.wallet}`))
+        return Effect.map(
+          sql<BindingRow>`
+            SELECT vault, wallet, slot, block_time, data->>'timestamp' AS ts, data->>'referralPfeeBps' AS pfee,
+              data->>'referralMfeeBps' AS mfee, data->>'referralTierIndex' AS tier
+            FROM program_event
+            WHERE name = 'UserReferrerSet' AND data->>'referrer' = ${referrer}
+              AND vault IN ${sql.in([...new Set(pairs.map((pair) => pair.vault))])}
+              AND wallet IN ${sql.in([...new Set(pairs.map((pair) => pair.wallet))])}
+            ORDER BY slot, signature, event_index`,
+          (rows) => rows.filter((row) => wanted.has(`${row.vault}/${row.wallet}`)).map(toBinding)
+        ).pipe(Effect.withSpan("CohortEventLog.bindings"))
+      },
+      historyComplete: Effect.suspend(() =>
+        complete
+          ? Effect.succeed(true)
+          : Effect.map(sql<{ finished: boolean }>`SELECT finished FROM history_backfill WHERE id = 1`, (rows) => {
+            complete = rows[0]?.finished === true
+            return complete
+          })
+      ).pipe(Effect.withSpan("CohortEventLog.historyComplete"))
+    })
+  })
+)

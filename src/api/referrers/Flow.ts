@@ -1,0 +1,60 @@
+import { Schema } from "effect"
+import type { UsdPrice } from "../../../services/Prices.ts"
+import type { FlowRow } from "../../../services/CohortEventLog.ts"
+import type { ProjectionState } from "../../domain/projection/state.ts"
+import { Amount, amount, RawAmount } from "../amounts.ts"
+import { Address } from "../schemas.ts"
+import { assetOf } from "../vaults/toVaultRecord.ts"
+
+/** One deposit, withdrawal or refund of a position bound to the builder (from the program's events). */
+export const Flow = Schema.Struct({
+  signature: Schema.String,
+  /** Position of the event among the transaction's program events. */
+  eventIndex: Schema.Int,
+  wallet: Address,
+  vault: Address,
+  kind: Schema.Literal("deposit", "withdrawal", "refund"),
+  /**
+   * `requested`: the user's DepositRequested / WithdrawalRequested; `processed`: done by the keeper
+   * (RefundedDeposit). Keeper processing of deposits and withdrawals (Allocated / Redeemed) names no
+   * user in its events, so those are not listed.
+   */
+  stage: Schema.Literal("requested", "processed"),
+  /**
+   * The gross deposit, the refunded amount, or for a withdrawal request the program's estimate of
+   * its value at request time (`estimated: true`); null when the vault is no longer projected.
+   */
+  amount: Schema.NullOr(Amount),
+  estimated: Schema.Boolean,
+  /** Shares a withdrawal request asked to redeem; null for deposits and refunds. */
+  shares: Schema.NullOr(RawAmount),
+  slot: Schema.Int,
+  /** Unix seconds: the block time of the transaction, else the program's clock in the event. */
+  time: Schema.Int
+}).annotations({ identifier: "ReferrerFlow" })
+export type Flow = typeof Flow.Type
+
+export const FlowPage = Schema.Struct({
+  referrer: Address,
+  /** Newest first: slot, then signature, then event index, all descending. */
+  flows: Schema.Array(Flow),
+  nextCursor: Schema.NullOr(Schema.String)
+}).annotations({ identifier: "ReferrerFlowPage" })
+
+export const toFlow = (row: FlowRow, state: ProjectionState, priceOf: (mint: string) => UsdPrice | null): Flow => {
+  const view = state.vaults.get(row.vault)
+  const asset = view === undefined ? null : assetOf(view)
+  return {
+    signature: row.signature,
+    eventIndex: row.eventIndex,
+    wallet: row.wallet as Address,
+    vault: row.vault as Address,
+    kind: row.kind,
+    stage: row.stage,
+    amount: asset === null ? null : amount(row.amount, asset.decimals, priceOf(asset.mint)?.usd ?? null),
+    estimated: row.estimated,
+    shares: row.shares === null ? null : row.shares.toString(),
+    slot: row.slot,
+    time: row.blockTime ?? Number(row.timestamp)
+  }
+}
