@@ -2,10 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { VaultHistory } from "../../services/VaultHistory.ts"
 import type { DailyRow } from "../../src/domain/history/dailyRow.ts"
-
-const DAY_MS = 86_400_000
-const addDays = (date: string, days: number): string =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10)
+import { addUtcDays } from "../../src/domain/history/utcDay.ts"
 
 interface Row {
   readonly date: string
@@ -16,7 +13,7 @@ interface Row {
   readonly withdrawals: string
   readonly withdrawal_fees: string
   readonly fees_charged: string
-  readonly events: string | number
+  readonly events: number
 }
 
 const toDailyRow = (row: Row): DailyRow => ({
@@ -32,9 +29,9 @@ const toDailyRow = (row: Row): DailyRow => ({
 })
 
 /**
- * Daily rows computed from `program_event` on each query: every day from the vault's first event to
- * `to`, closing values carried forward over days without a price-bearing event. Reads every
- * event of the vault up to `to`: a stored daily table is the next step when histories grow.
+ * Daily vault rows from `vault_daily`, the completed days the history rollup closed
+ * (layers/postgres/DailyRollupLive.ts): a keyset read by (vault, day), never a scan of the event log.
+ * Days the rollup has not closed yet (the day in progress, or while the backfill runs) are absent.
  */
 export const VaultHistoryLive = Layer.effect(
   VaultHistory,
@@ -46,46 +43,15 @@ export const VaultHistoryLive = Layer.effect(
         FROM program_event WHERE name = 'DepositRequested' AND vault IS NOT NULL
         GROUP BY vault`.pipe(Effect.map((rows) => new Map(rows.map((row) => [row.vault, BigInt(row.total)])))),
       dailyRows: ({ vault, from, to, after, limit }) => {
-        const lower = [from, after === null ? null : addDays(after, 1)].filter((d): d is string => d !== null).sort().pop() ?? "0001-01-01"
-        const endUnix = Date.parse(`${addDays(to, 1)}T00:00:00Z`) / 1000
+        const lower = [from, after === null ? null : addUtcDays(after, 1)].filter((d): d is string => d !== null).sort().pop() ?? "0001-01-01"
         return sql<Row>`
-          WITH daily AS (
-            SELECT (to_timestamp(block_time) AT TIME ZONE 'UTC')::date AS day,
-              (array_agg(data->>'sharePrice' ORDER BY slot DESC, event_index DESC)
-                FILTER (WHERE name IN ('Allocated', 'Redeemed', 'ChargedFeesToUser')))[1] AS price,
-              (array_agg(COALESCE(data->>'totalShares', data->>'totalSharesAfter') ORDER BY slot DESC, event_index DESC)
-                FILTER (WHERE name IN ('Allocated', 'Redeemed')))[1] AS shares,
-              COALESCE(SUM((data->>'grossAmount')::numeric) FILTER (WHERE name = 'DepositRequested'), 0) AS deposits,
-              COALESCE(SUM((data->>'feeAmount')::numeric) FILTER (WHERE name = 'DepositRequested'), 0) AS deposit_fees,
-              COALESCE(SUM((data->>'grossAmount')::numeric) FILTER (WHERE name = 'Redeemed'), 0) AS withdrawals,
-              COALESCE(SUM((data->>'feeAmount')::numeric) FILTER (WHERE name = 'Redeemed'), 0) AS withdrawal_fees,
-              COALESCE(SUM((data->>'totalFeeValue')::numeric) FILTER (WHERE name = 'ChargedFeesToUser'), 0) AS fees_charged,
-              count(*) AS events
-            FROM program_event
-            WHERE vault = ${vault} AND block_time IS NOT NULL AND block_time < ${endUnix}
-            GROUP BY 1
-          ), days AS (
-            SELECT generate_series((SELECT min(day) FROM daily), ${to}::date, interval '1 day')::date AS day
-          ), grouped AS (
-            SELECT days.day, price, shares,
-              COALESCE(deposits, 0) AS deposits, COALESCE(deposit_fees, 0) AS deposit_fees,
-              COALESCE(withdrawals, 0) AS withdrawals, COALESCE(withdrawal_fees, 0) AS withdrawal_fees,
-              COALESCE(fees_charged, 0) AS fees_charged, COALESCE(events, 0) AS events,
-              count(price) OVER (ORDER BY days.day) AS price_group, count(shares) OVER (ORDER BY days.day) AS shares_group
-            FROM days LEFT JOIN daily USING (day)
-          ), closes AS (
-            SELECT day,
-              first_value(price) OVER (PARTITION BY price_group ORDER BY day) AS closing_price,
-              first_value(shares) OVER (PARTITION BY shares_group ORDER BY day) AS closing_shares,
-              deposits, deposit_fees, withdrawals, withdrawal_fees, fees_charged, events
-            FROM grouped
-          )
-          SELECT to_char(day, 'YYYY-MM-DD') AS date, closing_price, closing_shares,
-            deposits::text, deposit_fees::text, withdrawals::text, withdrawal_fees::text, fees_charged::text, events
-          FROM closes
-          WHERE day >= ${lower}::date
+          SELECT to_char(day, 'YYYY-MM-DD') AS date, closing_share_price::text AS closing_price,
+            closing_total_shares::text AS closing_shares, deposits_requested::text AS deposits,
+            deposit_fees::text, withdrawals_paid::text AS withdrawals, withdrawal_fees::text, fees_charged::text, events
+          FROM vault_daily
+          WHERE vault = ${vault} AND NOT partial AND day >= ${lower}::date AND day <= ${to}::date
           ORDER BY day
-          LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toDailyRow)))
+          LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toDailyRow)), Effect.withSpan("VaultHistory.dailyRows"))
       }
     })
   })

@@ -1,0 +1,93 @@
+import { SqlClient } from "@effect/sql"
+import { Duration, Effect, Layer, Option, Schedule, Stream } from "effect"
+import { HistoryBackfill } from "../../services/HistoryBackfill.ts"
+import { Projection } from "../../services/Projection.ts"
+import { HistoryReplay } from "../../src/domain/history/historyReplay.ts"
+import type { DayRows } from "../../src/domain/history/referrerDailyRow.ts"
+import { ensureRollupState, eventsPage, type LogPosition, storedThrough, writeDays } from "./dailyRollupSql.ts"
+
+export interface DailyRollupOptions {
+  /** How often the rollup looks for new events and crossed midnights (default 5 s). */
+  readonly interval?: Duration.DurationInput
+  /** Events read per query (default 5,000). */
+  readonly pageSize?: number
+}
+
+/** Completed days written per transaction while catching up (each day: every vault and builder). */
+const DAYS_PER_WRITE = 20
+
+/**
+ * The history rollup (DESIGN §2): closes the daily vault and builder rows. Once the projection is
+ * live and the history backfill is done (the event log is then complete), it replays the event log
+ * in chain order from the start, storing every day not stored yet (so days filled in by the
+ * backfill close at start-up); then, every `interval`, it applies the new events, closes each UTC
+ * day the stored chain time has passed, and refreshes the provisional rows of the day in progress.
+ * A completed day is written once, atomically for all vaults and builders. On a failure it logs,
+ * waits and starts over from a fresh replay.
+ */
+export const DailyRollupLive = (options: DailyRollupOptions = {}) =>
+  Layer.scopedDiscard(
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const projection = yield* Projection
+      const backfill = yield* HistoryBackfill
+      const interval = Duration.decode(options.interval ?? Duration.seconds(5))
+      const pageSize = options.pageSize ?? 5_000
+
+      const firstLive = projection.statusChanges.pipe(Stream.filter((status) => status.status === "live"), Stream.runHead)
+      const backfillDone = backfill.progress.pipe(
+        Effect.repeat({ until: (progress) => progress.state === "done", schedule: Schedule.spaced(interval) })
+      )
+
+      const session = Effect.gen(function*() {
+        const live = yield* firstLive
+        const liveAt = Option.flatMap(live, (status) => Option.fromNullable(status.asOf?.blockTime))
+        const state = yield* ensureRollupState(sql, Option.getOrElse(liveAt, () => Math.floor(Date.now() / 1000)))
+        yield* backfillDone
+        const replay = new HistoryReplay(state.liveSince)
+        let after: LogPosition | null = null
+        let closedThrough = state.closedThrough
+        let pending: Array<DayRows> = []
+
+        const collect = (days: ReadonlyArray<DayRows>) => {
+          for (const day of days) if (closedThrough === null || day.date > closedThrough) pending.push(day)
+        }
+        const flush = (provisional: DayRows | null, coveredThrough: number | null) =>
+          Effect.gen(function*() {
+            const days = pending
+            pending = []
+            yield* writeDays(sql, days, provisional, coveredThrough)
+            if (days.length > 0) closedThrough = days[days.length - 1]!.date
+          })
+
+        const tick = Effect.gen(function*() {
+          const below = yield* storedThrough(sql)
+          if (below === null) return
+          for (;;) {
+            const events = yield* eventsPage(sql, after, below, pageSize)
+            for (const event of events) collect(replay.apply(event))
+            const last = events[events.length - 1]
+            if (last !== undefined) after = { slot: last.slot, signature: last.signature, eventIndex: last.eventIndex }
+            if (pending.length >= DAYS_PER_WRITE) yield* flush(null, null)
+            if (events.length < pageSize) break
+          }
+          collect(replay.closeBefore(below))
+          yield* flush(replay.provisional(below), below)
+        }).pipe(Effect.withSpan("DailyRollup.tick"))
+
+        yield* Effect.logInfo(`history rollup: replaying the event log (days stored through ${closedThrough ?? "none"})`)
+        yield* tick
+        if (replay.unattributed > 0) yield* Effect.logWarning(`history rollup: ${replay.unattributed} allocations or redemptions matched no position`)
+        yield* Effect.logInfo(`history rollup: live, days stored through ${closedThrough ?? "none"}`)
+        return yield* tick.pipe(Effect.repeat(Schedule.spaced(interval)))
+      })
+
+      yield* Effect.forkScoped(
+        session.pipe(
+          Effect.tapErrorCause((cause) => Effect.logError("history rollup failed; starting over", cause)),
+          Effect.retry(Schedule.spaced(interval)),
+          Effect.catchAllCause((cause) => Effect.logError("history rollup stopped", cause))
+        )
+      )
+    })
+  )

@@ -1,0 +1,400 @@
+import { LegacyFlag } from "./legacyFlags.ts"
+import { bigField, isNoneField, type LoggedEvent, textField } from "./loggedEvent.ts"
+import type { DayRows, ReferrerDailyRow, VaultDailyRecord } from "./referrerDailyRow.ts"
+import { addUtcDays, utcDayEnd, utcDayOf, utcDayStart } from "./utcDay.ts"
+
+/** A user's position in one vault as far as the events tell. */
+interface Position {
+  readonly vault: string
+  readonly user: string
+  referrer: string | null
+  shares: bigint
+  pendingDeposit: bigint
+  pendingWithdrawShares: bigint
+}
+
+interface VaultDay {
+  closingSharePrice: bigint | null
+  closingTotalShares: bigint | null
+  depositsRequested: bigint
+  depositFees: bigint
+  withdrawalsPaid: bigint
+  withdrawalFees: bigint
+  feesCharged: bigint
+  events: number
+}
+
+interface PairDay {
+  readonly referrer: string
+  readonly vault: string
+  users: number
+  cohortShares: bigint
+  referredNetDeposits: bigint
+  mfeeShares: bigint
+  pfeeShares: bigint
+  flowsIn: bigint
+  flowsOut: bigint
+  flags: number
+}
+
+const positionKey = (vault: string, user: string) => `${vault}|${user}`
+const pairKey = (referrer: string, vault: string) => `${referrer}|${vault}`
+
+/** Keeps the candidates that pass `keep`, unless none does (then the test cannot decide: keep all). */
+const narrow = <A>(candidates: ReadonlyArray<A>, keep: (candidate: A) => boolean): ReadonlyArray<A> => {
+  if (candidates.length <= 1) return candidates
+  const kept = candidates.filter(keep)
+  return kept.length > 0 ? kept : candidates
+}
+
+/**
+ * Replays the program's event log in chain order and cuts it into UTC days: per vault (closing
+ * share price and total shares, flows, fees) and per (referrer, vault) (fee shares accrued, cohort
+ * shares and size at the close, referred flows, the referred-net-deposit counter, legacy flags).
+ *
+ * Assumptions where the program is not known (facts §13, §14), all matching the sandbox's model:
+ * - `Allocated` and `Redeemed` name no user. The position is found among the vault's positions
+ *   with a pending deposit equal to `net_amount` (processing allocates the whole pending deposit) or
+ *   pending withdrawal shares equal to `user_shares_before - user_shares_after`; ties are broken by
+ *   the user's last known shares, then by the builder counter the event reports, then by event order.
+ * - `request_withdrawal` moves the shares out of the position at request time (the pending shares
+ *   are no longer counted in the cohort's shares).
+ * - A position's builder is set once (`UserReferrerSet`) and the binding ends with
+ *   `UserBundleAccountClosed`.
+ * - The referred-net-deposit counter starts at zero; an event whose `referred_net_deposits_after` is
+ *   None leaves it as it was (the program was not tracking it) and flags the day.
+ * Within a slot, events are ordered by signature then event index (the log does not keep the
+ * transactions' order inside a block).
+ */
+export class HistoryReplay {
+  private readonly vaults = new Map<string, VaultDay>()
+  private readonly pairs = new Map<string, PairDay>()
+  private readonly positions = new Map<string, Position>()
+  private readonly pendingDeposits = new Map<string, Set<Position>>()
+  private readonly pendingWithdrawals = new Map<string, Set<Position>>()
+  private openDay: string | null = null
+  /** Events whose position could not be found (diagnostics; their vault figures still count). */
+  unattributed = 0
+
+  /** `liveSince`: chain time (unix seconds) the gateway first served live; earlier days are reconstructed. */
+  constructor(private readonly liveSince: number) {}
+
+  /** The day being accumulated (null before the first event). */
+  get currentDay(): string | null {
+    return this.openDay
+  }
+
+  /** Closes every open day that ends at or before `unixSeconds`; their rows, oldest first. */
+  closeBefore(unixSeconds: number): Array<DayRows> {
+    const closed: Array<DayRows> = []
+    while (this.openDay !== null && utcDayEnd(this.openDay) <= unixSeconds) {
+      closed.push(this.rowsOf(this.openDay, null))
+      this.resetDay()
+      this.openDay = addUtcDays(this.openDay, 1)
+    }
+    return closed
+  }
+
+  /** Applies one event (in chain order); returns the days its time closed. */
+  apply(event: LoggedEvent): Array<DayRows> {
+    const closed = this.closeBefore(event.blockTime)
+    if (this.openDay === null) this.openDay = utcDayOf(event.blockTime)
+    this.applyToState(event)
+    return closed
+  }
+
+  /** The open day's rows so far, marked provisional through `through`; call `closeBefore(through)` first. */
+  provisional(through: number): DayRows | null {
+    return this.openDay === null ? null : this.rowsOf(this.openDay, through)
+  }
+
+  private rowsOf(date: string, partialThrough: number | null): DayRows {
+    const reconstructed = utcDayStart(date) < this.liveSince ? LegacyFlag.reconstructed : 0
+    const vaults: Array<VaultDailyRecord> = []
+    for (const [vault, day] of this.vaults) vaults.push({ vault, date, ...day })
+    const referrers: Array<ReferrerDailyRow> = []
+    for (const pair of this.pairs.values()) {
+      referrers.push({
+        date,
+        referrer: pair.referrer,
+        vault: pair.vault,
+        mfeeShares: pair.mfeeShares,
+        pfeeShares: pair.pfeeShares,
+        closingSharePrice: this.vaults.get(pair.vault)?.closingSharePrice ?? null,
+        cohortShares: pair.cohortShares,
+        flowsIn: pair.flowsIn,
+        flowsOut: pair.flowsOut,
+        attributedUsers: pair.users,
+        referredNetDeposits: pair.referredNetDeposits,
+        legacyFlags: pair.flags | reconstructed,
+        partialThrough
+      })
+    }
+    return { date, vaults, referrers }
+  }
+
+  private resetDay(): void {
+    for (const day of this.vaults.values()) {
+      day.depositsRequested = 0n
+      day.depositFees = 0n
+      day.withdrawalsPaid = 0n
+      day.withdrawalFees = 0n
+      day.feesCharged = 0n
+      day.events = 0
+    }
+    for (const pair of this.pairs.values()) {
+      pair.mfeeShares = 0n
+      pair.pfeeShares = 0n
+      pair.flowsIn = 0n
+      pair.flowsOut = 0n
+      pair.flags = 0
+    }
+  }
+
+  private vaultDay(vault: string): VaultDay {
+    let day = this.vaults.get(vault)
+    if (day === undefined) {
+      day = {
+        closingSharePrice: null,
+        closingTotalShares: null,
+        depositsRequested: 0n,
+        depositFees: 0n,
+        withdrawalsPaid: 0n,
+        withdrawalFees: 0n,
+        feesCharged: 0n,
+        events: 0
+      }
+      this.vaults.set(vault, day)
+    }
+    return day
+  }
+
+  private pair(referrer: string, vault: string): PairDay {
+    const key = pairKey(referrer, vault)
+    let pair = this.pairs.get(key)
+    if (pair === undefined) {
+      pair = { referrer, vault, users: 0, cohortShares: 0n, referredNetDeposits: 0n, mfeeShares: 0n, pfeeShares: 0n, flowsIn: 0n, flowsOut: 0n, flags: 0 }
+      this.pairs.set(key, pair)
+    }
+    return pair
+  }
+
+  private position(vault: string, user: string): Position {
+    const key = positionKey(vault, user)
+    let position = this.positions.get(key)
+    if (position === undefined) {
+      position = { vault, user, referrer: null, shares: 0n, pendingDeposit: 0n, pendingWithdrawShares: 0n }
+      this.positions.set(key, position)
+    }
+    return position
+  }
+
+  private pairOf(position: Position): PairDay | null {
+    return position.referrer === null ? null : this.pair(position.referrer, position.vault)
+  }
+
+  private setShares(position: Position, shares: bigint | null): void {
+    if (shares === null) return
+    const pair = this.pairOf(position)
+    if (pair !== null) pair.cohortShares += shares - position.shares
+    position.shares = shares
+  }
+
+  private static track(index: Map<string, Set<Position>>, position: Position, pending: boolean): void {
+    let pool = index.get(position.vault)
+    if (pool === undefined) {
+      pool = new Set()
+      index.set(position.vault, pool)
+    }
+    if (pending) pool.add(position)
+    else pool.delete(position)
+  }
+
+  private setPendingDeposit(position: Position, amount: bigint): void {
+    position.pendingDeposit = amount
+    HistoryReplay.track(this.pendingDeposits, position, amount > 0n)
+  }
+
+  private setPendingWithdrawal(position: Position, shares: bigint): void {
+    position.pendingWithdrawShares = shares
+    HistoryReplay.track(this.pendingWithdrawals, position, shares > 0n)
+  }
+
+  private bind(position: Position, referrer: string): void {
+    if (position.referrer === referrer) return
+    this.unbind(position)
+    position.referrer = referrer
+    const pair = this.pair(referrer, position.vault)
+    pair.users += 1
+    pair.cohortShares += position.shares
+  }
+
+  private unbind(position: Position): void {
+    const pair = this.pairOf(position)
+    if (pair === null) return
+    pair.users -= 1
+    pair.cohortShares -= position.shares
+    position.referrer = null
+  }
+
+  /** The builder counter after a bound position's event; None flags the day. */
+  private counter(position: Position | null, event: LoggedEvent, field: string): void {
+    const pair = position === null ? null : this.pairOf(position)
+    if (pair === null) return
+    const value = bigField(event, field)
+    if (value !== null) pair.referredNetDeposits = value
+    else if (isNoneField(event, field)) pair.flags |= LegacyFlag.referredNetDepositsUntracked
+  }
+
+  /** The position an `Allocated`/`Redeemed` concerns (see the class comment), or null. */
+  private attribute(
+    pool: Set<Position> | undefined,
+    amountMatches: (position: Position) => boolean,
+    sharesMatch: (position: Position) => boolean,
+    counterAfter: bigint | null,
+    counterDelta: bigint
+  ): Position | null {
+    if (pool === undefined) return null
+    let candidates: ReadonlyArray<Position> = [...pool].filter(amountMatches)
+    candidates = narrow(candidates, sharesMatch)
+    candidates = narrow(candidates, (position) => {
+      const pair = this.pairOf(position)
+      return counterAfter === null ? pair === null : pair !== null && pair.referredNetDeposits + counterDelta === counterAfter
+    })
+    const found = candidates[0] ?? null
+    if (found === null) this.unattributed += 1
+    return found
+  }
+
+  private applyToState(event: LoggedEvent): void {
+    const vault = event.vault
+    const day = vault === null ? null : this.vaultDay(vault)
+    if (day !== null) day.events += 1
+    const user = textField(event, "user")
+    switch (event.name) {
+      case "DepositRequested": {
+        if (day !== null) {
+          day.depositsRequested += bigField(event, "grossAmount") ?? 0n
+          day.depositFees += bigField(event, "feeAmount") ?? 0n
+        }
+        if (vault !== null && user !== null) {
+          const position = this.position(vault, user)
+          this.setPendingDeposit(position, position.pendingDeposit + (bigField(event, "netAmount") ?? 0n))
+        }
+        return
+      }
+      case "RefundedDeposit": {
+        if (vault === null || user === null) return
+        const position = this.position(vault, user)
+        this.setPendingDeposit(position, 0n)
+        this.counter(position, event, "referredNetDepositsAfter")
+        return
+      }
+      case "Allocated": {
+        if (vault === null || day === null) return
+        day.closingSharePrice = bigField(event, "sharePrice") ?? day.closingSharePrice
+        day.closingTotalShares = bigField(event, "totalShares") ?? day.closingTotalShares
+        const net = bigField(event, "netAmount") ?? bigField(event, "amount") ?? 0n
+        const before = bigField(event, "userSharesBefore")
+        const position = this.attribute(
+          this.pendingDeposits.get(vault),
+          (candidate) => candidate.pendingDeposit === net,
+          (candidate) => candidate.shares === before,
+          bigField(event, "referredNetDepositsAfter"),
+          net
+        )
+        if (position === null) return
+        this.setPendingDeposit(position, 0n)
+        this.setShares(position, bigField(event, "userSharesAfter"))
+        const pair = this.pairOf(position)
+        if (pair !== null) pair.flowsIn += net
+        this.counter(position, event, "referredNetDepositsAfter")
+        return
+      }
+      case "WithdrawalRequested": {
+        if (vault === null || user === null) return
+        const position = this.position(vault, user)
+        const shares = bigField(event, "amount") ?? 0n
+        this.setPendingWithdrawal(position, shares)
+        this.setShares(position, position.shares - shares)
+        return
+      }
+      case "Redeemed": {
+        if (vault === null || day === null) return
+        const gross = bigField(event, "grossAmount") ?? 0n
+        day.withdrawalsPaid += gross
+        day.withdrawalFees += bigField(event, "feeAmount") ?? 0n
+        day.closingSharePrice = bigField(event, "sharePrice") ?? day.closingSharePrice
+        day.closingTotalShares = bigField(event, "totalSharesAfter") ?? day.closingTotalShares
+        const before = bigField(event, "userSharesBefore")
+        const after = bigField(event, "userSharesAfter")
+        const redeemed = before !== null && after !== null ? before - after : null
+        const position = this.attribute(
+          this.pendingWithdrawals.get(vault),
+          (candidate) => candidate.pendingWithdrawShares === redeemed,
+          (candidate) => candidate.shares === after || candidate.shares === before,
+          bigField(event, "referredNetDepositsAfter"),
+          -gross
+        )
+        if (position === null) return
+        this.setPendingWithdrawal(position, 0n)
+        this.setShares(position, after)
+        const pair = this.pairOf(position)
+        if (pair !== null) pair.flowsOut += gross
+        this.counter(position, event, "referredNetDepositsAfter")
+        return
+      }
+      case "ChargedFeesToUser": {
+        if (day !== null) {
+          day.closingSharePrice = bigField(event, "sharePrice") ?? day.closingSharePrice
+          day.feesCharged += bigField(event, "totalFeeValue") ?? 0n
+        }
+        if (vault !== null && user !== null) this.setShares(this.position(vault, user), bigField(event, "userSharesAfter"))
+        return
+      }
+      case "UserReferrerSet": {
+        const referrer = textField(event, "referrer")
+        if (vault !== null && user !== null && referrer !== null) this.bind(this.position(vault, user), referrer)
+        return
+      }
+      case "UserBundleAccountClosed": {
+        if (vault === null || user === null) return
+        const position = this.position(vault, user)
+        this.counter(position, event, "referredNetDepositsAfter")
+        this.unbind(position)
+        this.setPendingDeposit(position, 0n)
+        this.setPendingWithdrawal(position, 0n)
+        this.positions.delete(positionKey(vault, user))
+        return
+      }
+      case "ReferrerRegistered": {
+        const referrer = textField(event, "referrer")
+        if (vault !== null && referrer !== null) this.pair(referrer, vault)
+        return
+      }
+      case "ReferralFeesAccrued": {
+        const referrer = textField(event, "referrer")
+        if (vault === null || referrer === null) return
+        const pair = this.pair(referrer, vault)
+        pair.mfeeShares += bigField(event, "referrerMfeeShares") ?? 0n
+        pair.pfeeShares += bigField(event, "referrerPfeeShares") ?? 0n
+        return
+      }
+      case "BundleSwitchCompleted":
+      case "BundleSwitchFallbackToWallet": {
+        // The source side: the redeemed shares leave the source vault's position (its counter moves).
+        const source = textField(event, "sourceBundle")
+        if (source === null || user === null) return
+        const position = this.position(source, user)
+        this.setPendingWithdrawal(position, 0n)
+        this.setShares(position, bigField(event, "userSharesAfter"))
+        const pair = this.pairOf(position)
+        if (pair !== null) pair.flowsOut += bigField(event, "grossRedemption") ?? 0n
+        this.counter(position, event, "sourceReferredNetDepositsAfter")
+        return
+      }
+      default:
+        return
+    }
+  }
+}
