@@ -25,5 +25,11 @@ export class RateLimiter extends Context.Tag("RateLimiter")<
   RateLimiter,
   {
     readonly consume: (bucket: string, quota: Quota) => Effect.Effect<RateLimitDecision>
+    /**
+     * The same count, decided at once at `nowMillis` when the store can (the in-memory one always
+     * can; a remote store answers undefined and counts nothing): lets a request pass through the
+     * middleware without a fiber.
+     */
+    readonly consumeNow: (bucket: string, quota: Quota, nowMillis: number) => RateLimitDecision | undefined
   }
 >() {}

@@ -1,6 +1,6 @@
-import { Effect, Layer, Option } from "effect"
+import { Effect, Exit, Layer, Option } from "effect"
 import { PartnerKeys, type PartnerKeyRecord } from "../../services/PartnerKeys.ts"
-import { type Quota, RateLimiter } from "../../services/RateLimiter.ts"
+import { type Quota, RateLimiter, type RateLimitDecision } from "../../services/RateLimiter.ts"
 import { Forbidden, RateLimited, Unauthorized } from "../../src/api/errors.ts"
 import { implementMiddleware, type MiddlewarePass } from "../../src/api/middleware.ts"
 import { PartnerKey } from "../../src/api/security/PartnerKey.ts"
@@ -41,62 +41,81 @@ const isUsable = (record: PartnerKeyRecord | null, cluster: Cluster, now: number
   record !== null && record.revokedAt === null && record.environment === cluster &&
   (record.expiresAt === null || record.expiresAt.getTime() > now)
 
+const rateLimitHeaders = (decision: RateLimitDecision) =>
+  [
+    ["x-ratelimit-limit", String(decision.limit)],
+    ["x-ratelimit-remaining", String(decision.remaining)],
+    ["x-ratelimit-reset", String(decision.reset)]
+  ] as const
+
+const overQuota = (decision: RateLimitDecision, quota: Quota) =>
+  new RateLimited({
+    code: "RATE_LIMITED",
+    message: `quota of ${decision.limit} requests per ${quota.windowSeconds} s exceeded; retry after ${decision.retryAfterSeconds} s`,
+    limit: decision.limit,
+    remaining: 0,
+    reset: decision.reset,
+    retryAfterSeconds: decision.retryAfterSeconds
+  })
+
+type Outcome = Exit.Exit<Pass, Unauthorized | Forbidden | RateLimited>
+
 /**
  * The `PartnerKey` middleware: authenticates the key through an in-memory record cache (Postgres
  * only on a miss; revocations arrive by NOTIFY, and the TTL bounds staleness if one is missed),
- * then counts the request against the key's quota.
+ * then counts the request against the key's quota. With the record in memory and a limiter that
+ * answers at once (the in-memory one) it decides synchronously and returns an `Exit`, so the
+ * transport runs no fiber for it; otherwise it is an effect (Postgres read, remote limiter).
  */
 export const PartnerKeyLive = (options: PartnerKeyOptions) =>
   Layer.unwrapScoped(
     Effect.gen(function*() {
       const keys = yield* PartnerKeys
       const limiter = yield* RateLimiter
+      const clock = yield* Effect.clock
       const cache = yield* makeKeyRecordCache(
         (hash) => keys.findByHash(hash).pipe(Effect.map(Option.getOrNull), Effect.orDie),
         keys.invalidations,
         { ttlMs: options.cacheTtlMs ?? 15_000, negativeTtlMs: options.negativeCacheTtlMs ?? 5_000 }
       )
       const { cluster, defaultQuota } = options
+
+      const quotaOf = (record: PartnerKeyRecord): Quota => ({
+        limit: record.quotaLimit ?? defaultQuota.limit,
+        windowSeconds: record.quotaWindowSeconds ?? defaultQuota.windowSeconds
+      })
+      const decided = (record: PartnerKeyRecord, quota: Quota, decision: RateLimitDecision): Outcome =>
+        decision.allowed
+          ? Exit.succeed({
+            provides: { keyId: record.id, name: record.name, ownerWallet: record.ownerWallet, environment: record.environment },
+            headers: rateLimitHeaders(decision)
+          })
+          : Exit.fail(overQuota(decision, quota))
+      const meter = (record: PartnerKeyRecord | null): Outcome | Effect.Effect<Pass, Unauthorized | Forbidden | RateLimited> => {
+        if (!isUsable(record, cluster, Date.now())) return Exit.fail(unknown)
+        const quota = quotaOf(record)
+        const bucket = `key:${record.id}`
+        const now = limiter.consumeNow(bucket, quota, clock.unsafeCurrentTimeMillis())
+        if (now !== undefined) return decided(record, quota, now)
+        return Effect.flatMap(limiter.consume(bucket, quota), (decision) => decided(record, quota, decision))
+      }
+
       return implementMiddleware(PartnerKey, (request) => {
         const key = presentedKey(request.headers)
-        if (key === undefined) return Effect.fail(missing)
+        if (key === undefined) return Exit.fail(missing)
         const environment = environmentOfKey(key)
-        if (environment === undefined) return Effect.fail(unknown)
+        if (environment === undefined) return Exit.fail(unknown)
         if (environment !== cluster) {
-          return Effect.fail(
+          return Exit.fail(
             new Forbidden({
               code: "WRONG_ENVIRONMENT",
               message: `the API key is for the ${environmentName(environment)} environment; this server serves ${environmentName(cluster)}`
             })
           )
         }
-        return Effect.flatMap(cache.lookup(hashApiKey(key)), (record): Effect.Effect<Pass, Unauthorized | RateLimited> => {
-          if (!isUsable(record, cluster, Date.now())) return Effect.fail(unknown)
-          const quota: Quota = {
-            limit: record.quotaLimit ?? defaultQuota.limit,
-            windowSeconds: record.quotaWindowSeconds ?? defaultQuota.windowSeconds
-          }
-          return Effect.flatMap(limiter.consume(`key:${record.id}`, quota), (decision) =>
-            decision.allowed
-              ? Effect.succeed({
-                provides: { keyId: record.id, name: record.name, ownerWallet: record.ownerWallet, environment: record.environment },
-                headers: [
-                  ["x-ratelimit-limit", String(decision.limit)],
-                  ["x-ratelimit-remaining", String(decision.remaining)],
-                  ["x-ratelimit-reset", String(decision.reset)]
-                ]
-              })
-              : Effect.fail(
-                new RateLimited({
-                  code: "RATE_LIMITED",
-                  message: `quota of ${decision.limit} requests per ${quota.windowSeconds} s exceeded; retry after ${decision.retryAfterSeconds} s`,
-                  limit: decision.limit,
-                  remaining: 0,
-                  reset: decision.reset,
-                  retryAfterSeconds: decision.retryAfterSeconds
-                })
-              ))
-        })
+        const hash = hashApiKey(key)
+        const cached = cache.peek(hash, Date.now())
+        return cached === undefined ? Effect.flatMap(cache.lookup(hash), meter) : meter(cached)
       })
     })
   )

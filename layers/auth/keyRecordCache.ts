@@ -15,6 +15,13 @@ interface Entry {
   readonly until: number
 }
 
+export interface KeyRecordCache<E> {
+  /** The record (null: known to be unknown) from memory, or from Postgres on a miss. */
+  readonly lookup: (hash: string) => Effect.Effect<PartnerKeyRecord | null, E>
+  /** What memory alone says at `now`: the record, null when known unknown, undefined on a miss. */
+  readonly peek: (hash: string, now: number) => PartnerKeyRecord | null | undefined
+}
+
 /**
  * Key records by key hash, in memory. A hit costs no I/O; a miss reads Postgres once and is cached
  * (unknown hashes briefly). Entries expire after a short TTL, and `invalidations` (Postgres NOTIFY
@@ -27,7 +34,7 @@ export const makeKeyRecordCache = <E, E2>(
   find: (hash: string) => Effect.Effect<PartnerKeyRecord | null, E>,
   invalidations: Stream.Stream<Invalidation, E2>,
   options: KeyRecordCacheOptions
-): Effect.Effect<{ readonly lookup: (hash: string) => Effect.Effect<PartnerKeyRecord | null, E> }, never, Scope.Scope> =>
+): Effect.Effect<KeyRecordCache<E>, never, Scope.Scope> =>
   Effect.gen(function*() {
     const known = new Map<string, Entry>()
     const unknown = new Map<string, Entry>()
@@ -70,16 +77,20 @@ export const makeKeyRecordCache = <E, E2>(
       unknown.set(hash, { record: null, until: now + options.negativeTtlMs })
     }
 
+    const peek = (hash: string, now: number) => {
+      const hit = known.get(hash) ?? unknown.get(hash)
+      return hit !== undefined && hit.until > now ? hit.record : undefined
+    }
+
     const lookup = (hash: string) =>
       Effect.suspend(() => {
-        const now = Date.now()
-        const hit = known.get(hash) ?? unknown.get(hash)
-        if (hit !== undefined && hit.until > now) return Effect.succeed(hit.record)
+        const hit = peek(hash, Date.now())
+        if (hit !== undefined) return Effect.succeed(hit)
         const startedAt = epoch
         return Effect.tap(find(hash), (record) =>
           Effect.sync(() => {
             if (live && epoch === startedAt) store(hash, record, Date.now())
           }))
       })
-    return { lookup }
+    return { lookup, peek }
   })

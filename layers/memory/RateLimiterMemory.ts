@@ -39,7 +39,9 @@ export const makeRateLimiterMemory = () => {
   }
   return {
     consume: (bucket: string, quota: Quota) =>
-      Effect.clockWith((clock) => Effect.sync(() => consumeAt(clock.unsafeCurrentTimeMillis(), bucket, quota)))
+      Effect.clockWith((clock) => Effect.sync(() => consumeAt(clock.unsafeCurrentTimeMillis(), bucket, quota))),
+    consumeNow: (bucket: string, quota: Quota, nowMillis: number): RateLimitDecision | undefined =>
+      consumeAt(nowMillis, bucket, quota)
   }
 }
 

@@ -2,7 +2,6 @@ import { Cause, Context, Effect, Either, Exit, Fiber, ParseResult, Runtime } fro
 import type { HttpRequest, HttpResponse } from "uwebsockets"
 import { HeadersTooLarge, PayloadTooLarge, UriTooLong } from "../../src/api/errors.ts"
 import type { RequestInfo } from "../../src/api/handlers.ts"
-import type { MiddlewareRuntime } from "../../src/api/middleware.ts"
 import type { CompiledRoute } from "./compileRoutes.ts"
 import { CORS_HEADERS } from "./cors.ts"
 import { errorToHttp, failureToHttp, globalErrorTable, type HttpFailure } from "./errorMapping.ts"
@@ -11,7 +10,8 @@ import type { HttpLimits } from "./limits.ts"
 import { readBody } from "./readBody.ts"
 import { requestIdFor } from "./requestId.ts"
 import { type HeaderList, JSON_CONTENT_TYPE, writeResponse } from "./respond.ts"
-import { runSyncOrFork } from "./runEffect.ts"
+import { runMiddlewareChain } from "./middlewareChain.ts"
+import { runSyncOrFork, settledExit } from "./runEffect.ts"
 
 type Headers = Array<readonly [string, string]>
 const NO_HEADERS: Headers = []
@@ -34,13 +34,6 @@ class Exchange {
 }
 
 const remoteAddressOf = (res: HttpResponse): string => Buffer.from(res.getRemoteAddressAsText()).toString("latin1")
-
-const runMiddleware = (middleware: ReadonlyArray<MiddlewareRuntime>, request: RequestInfo, extraHeaders: Headers) =>
-  Effect.reduce(middleware, Context.empty(), (context, step) =>
-    Effect.map(step.run(request), (pass) => {
-      extraHeaders.push(...pass.headers)
-      return Context.merge(context, pass.context)
-    }))
 
 /**
  * The uWS handler of one contract endpoint. Everything uWS only lends during the callback (headers,
@@ -117,22 +110,34 @@ export const serveRoute = (
     }
   }
 
-  // Kept as lean as the route allows: a handler returning `Effect.succeed(...)` on a route without
-  // middleware or tracing runs without even a fiber.
-  const program = (input: Record<string, unknown>, request: RequestInfo, extraHeaders: Headers) => {
+  const afterMiddleware = (input: Record<string, unknown>) => (context: Context.Context<never>) =>
+    Effect.provide(Effect.suspend(() => callHandler(input)), context)
+
+  const traced = (input: Record<string, unknown>, request: RequestInfo, extraHeaders: Headers) => {
     const guarded = route.middleware.length === 0
       ? callHandler(input)
-      : Effect.flatMap(
-        runMiddleware(route.middleware, request, extraHeaders),
-        (context) => Effect.provide(Effect.suspend(() => callHandler(input)), context)
-      )
-    return traceRequests
-      ? Effect.withSpan(guarded, route.name, {
-        kind: "server",
-        captureStackTrace: false,
-        attributes: { "http.request.id": request.id }
-      })
-      : guarded
+      : Effect.flatMap(runMiddlewareChain(route.middleware, request, extraHeaders), afterMiddleware(input))
+    return Effect.withSpan(guarded, route.name, {
+      kind: "server",
+      captureStackTrace: false,
+      attributes: { "http.request.id": request.id }
+    })
+  }
+
+  // Without tracing, a request runs no fiber as long as its middleware answers at once (cached key,
+  // in-memory quota) and its handler returns a value (`Effect.succeed`, an `Either`, a `PreEncoded`
+  // projection read); a fiber starts only from the first step that needs one.
+  const run = (input: Record<string, unknown>, request: RequestInfo, extraHeaders: Headers) => {
+    if (traceRequests) return runSyncOrFork(runtime, traced(input, request, extraHeaders))
+    if (route.middleware.length === 0) {
+      const handled = callHandler(input)
+      return settledExit(handled) ?? runSyncOrFork(runtime, handled)
+    }
+    const chain = runMiddlewareChain(route.middleware, request, extraHeaders)
+    if (!Exit.isExit(chain)) return runSyncOrFork(runtime, Effect.flatMap(chain, afterMiddleware(input)))
+    if (Exit.isFailure(chain)) return chain
+    const handled = callHandler(input)
+    return settledExit(handled) ?? runSyncOrFork(runtime, Effect.provide(handled, chain.value))
   }
 
   const dispatch = (
@@ -142,7 +147,7 @@ export const serveRoute = (
     exchange: Exchange | undefined
   ) => {
     const extraHeaders: Headers = route.middleware.length === 0 ? NO_HEADERS : []
-    const outcome = runSyncOrFork(runtime, program(input, request, extraHeaders))
+    const outcome = run(input, request, extraHeaders)
     if (Exit.isExit(outcome)) {
       if (exchange === undefined) writeExit(res, request.id, outcome, extraHeaders)
       else if (!exchange.aborted) res.cork(() => writeExit(res, request.id, outcome, extraHeaders))

@@ -1,5 +1,5 @@
 import type { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware } from "@effect/platform"
-import { Context, Effect, Layer, type Schema } from "effect"
+import { Context, Effect, Exit, Layer, type Schema } from "effect"
 import type { RequestInfo } from "./handlers.ts"
 
 /**
@@ -28,11 +28,18 @@ export type MiddlewarePass<M> =
   & ([ProvidedService<M>] extends [void] ? {} : { readonly provides: ProvidedService<M> })
   & { readonly headers?: ReadonlyArray<readonly [name: string, value: string]> }
 
+/** What a middleware hands the transport when the request may go on. */
+export interface MiddlewarePassed {
+  readonly context: Context.Context<never>
+  readonly headers: ReadonlyArray<readonly [string, string]>
+}
+
 export interface MiddlewareRuntime {
-  readonly run: (request: RequestInfo) => Effect.Effect<
-    { readonly context: Context.Context<never>; readonly headers: ReadonlyArray<readonly [string, string]> },
-    unknown
-  >
+  /**
+   * An `Exit` when the implementation answered without an asynchronous step (a cached key record and
+   * an in-memory quota): the transport then runs no fiber for it. Any other effect is run as usual.
+   */
+  readonly run: (request: RequestInfo) => Effect.Effect<MiddlewarePassed, unknown>
 }
 
 /** An `HttpApiMiddleware.Tag` class, with or without a security scheme. */
@@ -57,23 +64,33 @@ export type ApiMiddlewareImplementations<Api> = Api extends HttpApi.HttpApi<infe
   : never
 type MiddlewareImplementationOf<Id> = Id extends unknown ? MiddlewareImplementation<Id> : never
 
-/** Implements a contract middleware for the uWS transport. */
+const NO_HEADERS: ReadonlyArray<readonly [string, string]> = []
+
+/**
+ * Implements a contract middleware for the uWS transport. An implementation that can decide at once
+ * should return an `Exit` (`Exit.succeed`, `Exit.fail`; note that `Effect.fail` of an object is not
+ * one): the request then passes through it without a fiber.
+ */
 export const implementMiddleware = <M extends MiddlewareTag, R = never>(
   middleware: M,
   run: (request: RequestInfo) => Effect.Effect<MiddlewarePass<M>, Failure<M>, R>
 ): Layer.Layer<MiddlewareImplementation<Context.Tag.Identifier<M>>, never, R> =>
   Layer.effect(
     middlewareImplementationTag(middleware),
-    Effect.map(Effect.context<R>(), (context): MiddlewareRuntime => ({
-      run: (request) =>
-        run(request).pipe(
-          Effect.provide(context),
-          Effect.map((pass) => ({
-            context: middleware.provides === undefined
-              ? Context.empty()
-              : Context.make(middleware.provides, (pass as { readonly provides: unknown }).provides) as Context.Context<never>,
-            headers: pass.headers ?? []
-          }))
-        )
-    }))
+    Effect.map(Effect.context<R>(), (context): MiddlewareRuntime => {
+      const provides = middleware.provides
+      const passed = (pass: MiddlewarePass<M>): MiddlewarePassed => ({
+        context: provides === undefined
+          ? Context.empty()
+          : Context.make(provides, (pass as { readonly provides: unknown }).provides) as Context.Context<never>,
+        headers: pass.headers ?? NO_HEADERS
+      })
+      return {
+        run: (request) => {
+          const outcome = run(request)
+          if (Exit.isExit(outcome)) return Exit.map(outcome as Exit.Exit<MiddlewarePass<M>, unknown>, passed)
+          return outcome.pipe(Effect.provide(context), Effect.map(passed))
+        }
+      }
+    })
   ) as Layer.Layer<MiddlewareImplementation<Context.Tag.Identifier<M>>, never, R>

@@ -1,0 +1,51 @@
+import { Context, Effect, Exit } from "effect"
+import type { RequestInfo } from "../../src/api/handlers.ts"
+import type { MiddlewarePassed, MiddlewareRuntime } from "../../src/api/middleware.ts"
+
+type Headers = Array<readonly [string, string]>
+
+const merge = (context: Context.Context<never>, passed: MiddlewarePassed, headers: Headers): Context.Context<never> => {
+  for (let i = 0; i < passed.headers.length; i++) headers.push(passed.headers[i]!)
+  return context.unsafeMap.size === 0 ? passed.context : Context.merge(context, passed.context)
+}
+
+const isExit = (effect: Effect.Effect<MiddlewarePassed, unknown>): effect is Exit.Exit<MiddlewarePassed, unknown> =>
+  Exit.isExit(effect)
+
+const step = (middleware: MiddlewareRuntime, request: RequestInfo): Effect.Effect<MiddlewarePassed, unknown> => {
+  try {
+    return middleware.run(request)
+  } catch (defect) {
+    return Exit.die(defect)
+  }
+}
+
+/**
+ * Runs a route's middleware in order, adding each one's response headers to `headers`, and gives the
+ * context they provide to the handler. As long as every step answers with an `Exit` (a cached key, an
+ * in-memory quota) the outcome is an `Exit`, reached without a fiber; from the first step that needs
+ * an asynchronous one on, the rest of the chain is an effect to run.
+ */
+export const runMiddlewareChain = (
+  middleware: ReadonlyArray<MiddlewareRuntime>,
+  request: RequestInfo,
+  headers: Headers
+): Exit.Exit<Context.Context<never>, unknown> | Effect.Effect<Context.Context<never>, unknown> => {
+  let context = Context.empty()
+  for (let i = 0; i < middleware.length; i++) {
+    const outcome = step(middleware[i]!, request)
+    if (!isExit(outcome)) {
+      const sofar = context
+      return Effect.flatMap(outcome, (passed) => {
+        const next = merge(sofar, passed, headers)
+        return i + 1 === middleware.length
+          ? Effect.succeed(next)
+          : Effect.map(Effect.suspend(() => runMiddlewareChain(middleware.slice(i + 1), request, headers)), (rest) => Context.merge(next, rest))
+      })
+    }
+    // A failure carries no value: the same object serves as a failure of the chain.
+    if (Exit.isFailure(outcome)) return outcome as Exit.Exit<never, unknown>
+    context = merge(context, outcome.value, headers)
+  }
+  return Exit.succeed(context)
+}
