@@ -41,8 +41,11 @@ const endpoints = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConf
       })
   })
 
-/** The chain connection, the projection over it, its PostgreSQL store and the history backfill. */
-export const IngestionLive = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConfig) =>
+/**
+ * The chain connection, the projection over it, its PostgreSQL store and the history backfill.
+ * `watchedAccounts` (the price feed accounts) are followed with the program's accounts.
+ */
+export const IngestionLive = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConfig, watchedAccounts: ReadonlyArray<string> = []) =>
   HistoryBackfillLive({ since: Option.getOrNull(ingest.historySince) }).pipe(
     Layer.provideMerge(
       ProjectionLive({ checkpointEvery: Duration.seconds(ingest.checkpointSeconds), maxLagSlots: ingest.maxLagSlots })
@@ -50,7 +53,7 @@ export const IngestionLive = (config: AppConfig, ingest: IngestConfig, sandbox: 
     Layer.provideMerge(BackfillStoreLive),
     Layer.provideMerge(
       Layer.unwrapScoped(
-        Effect.map(endpoints(config, ingest, sandbox), (urls) => ChainSourceLive({ ...urls, programId: ingest.programId }))
+        Effect.map(endpoints(config, ingest, sandbox), (urls) => ChainSourceLive({ ...urls, programId: ingest.programId, watchedAccounts }))
       )
     ),
     Layer.provideMerge(ChainStoreLive)

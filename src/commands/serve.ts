@@ -12,7 +12,9 @@ import { ReadHandlersLive } from "../api/readHandlers.ts"
 import { ReferrersHandlersLive } from "../api/referrers/ReferrersHandlers.ts"
 import { ReferrerPayoutsPostgres } from "../domain/reporting/ReferrerPayoutsPostgres.ts"
 import { CohortEventLogLive } from "../../layers/postgres/CohortEventLogLive.ts"
-import { NoPricesLive } from "../../services/Prices.ts"
+import { PricesLive } from "../../layers/memory/PricesLive.ts"
+import { priceConfig, resolvePriceFeeds } from "../pyth/priceConfig.ts"
+import { sandboxPriceFeedMap } from "../sandbox/pyth/price-feeds.ts"
 import { VaultHistoryLive } from "../../layers/postgres/VaultHistoryLive.ts"
 import { appConfig, describeConfigError } from "../config.ts"
 import { ingestConfig, sandboxConfig } from "../configIngest.ts"
@@ -42,7 +44,7 @@ Runs the gateway. Configuration comes from the environment (see the README):
   SANDBOX_USERS, SANDBOX_BUILDERS, SANDBOX_ACTIVITY, SANDBOX_HISTORY_DAYS, SANDBOX_SLOT_MS,
   SANDBOX_RPC_PORT, SANDBOX_PARTNER_KEY, KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS, BUILD_RATE_LIMIT, BUILD_RATE_WINDOW_SECONDS, TRUST_PROXY,
   WS_MAX_TOPICS, WS_MAX_CONNECTIONS_PER_KEY, WS_MAX_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS,
-  WS_BACKPRESSURE_BYTES, WS_CLOSE_ABOVE_BYTES
+  WS_BACKPRESSURE_BYTES, WS_CLOSE_ABOVE_BYTES, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS
 `
 
 export const serve: Command = {
@@ -58,7 +60,7 @@ export const serve: Command = {
     const config = await Effect.runPromise(
       Effect.either(
         Effect.flatMap(appConfig, (app) =>
-          Effect.map(Effect.all([ingestConfig(app.cluster), sandboxConfig, buildMeterConfig]), ([ingest, sandbox, buildMeter]) => ({ app, ingest, sandbox, buildMeter }))
+          Effect.map(Effect.all([ingestConfig(app.cluster), sandboxConfig, buildMeterConfig, priceConfig]), ([ingest, sandbox, buildMeter, pricing]) => ({ app, ingest, sandbox, buildMeter, pricing }))
         )
       )
     )
@@ -66,13 +68,16 @@ export const serve: Command = {
       process.stderr.write(`vault-gateway: ${describeConfigError(config.left)}\n`)
       return EXIT_USAGE
     }
-    const { app: appSettings, ingest, sandbox, buildMeter } = config.right
+    const { app: appSettings, ingest, sandbox, buildMeter, pricing } = config.right
+    // The sandbox hosts its own feed accounts (at the addresses mainnet's feeds have).
+    const priceFeeds = resolvePriceFeeds(appSettings.cluster, pricing.overrides, sandboxPriceFeedMap())
     const { host, port, databaseUrl, dataDir } = appSettings
     const database = DatabaseLive({ url: databaseUrl, dataDir })
     // on the in-process sandbox (no RPC_URL), each scenario builder gets a code
     const chainExtras = Option.isNone(appSettings.rpcUrl) ? Layer.merge(PublishChainBuildServices, SandboxCodesSeed) : PublishChainBuildServices
-    const ingestion = chainExtras.pipe(Layer.provideMerge(IngestionLive(appSettings, ingest, sandbox)))
+    const ingestion = chainExtras.pipe(Layer.provideMerge(IngestionLive(appSettings, ingest, sandbox, [...priceFeeds.values()])))
     const projection = ProjectionInBackground(ingestion).pipe(Layer.provide(database))
+    const prices = PricesLive({ feeds: priceFeeds, maxAgeSeconds: pricing.maxAgeSeconds }).pipe(Layer.provide(projection))
     const buildServices = Layer.mergeAll(ChainBuildServicesFromHandoff, BuilderCodesLive.pipe(Layer.provide(database)), RateLimiterMemory)
     const keySettings = await Effect.runPromise(Effect.either(keysConfig(appSettings.cluster)))
     if (Either.isLeft(keySettings)) {
@@ -87,11 +92,11 @@ export const serve: Command = {
     const partnerAuth = PartnerAuthLive(appSettings.cluster, keySettings.right).pipe(Layer.provide(database))
     // the builders meter a request with a valid partner key on the key's quota
     const builds = Layer.merge(BuildsLive(buildMeter), PublicHandlersLive).pipe(Layer.provide(Layer.merge(buildServices, partnerAuth)))
-    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, CohortEventLogLive).pipe(Layer.provide(database)))), builds).pipe(Layer.provide(Layer.mergeAll(projection, NoPricesLive, VaultHistoryLive.pipe(Layer.provide(database)))))
+    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, CohortEventLogLive).pipe(Layer.provide(database)))), builds).pipe(Layer.provide(Layer.mergeAll(projection, prices, VaultHistoryLive.pipe(Layer.provide(database)))))
     const sandboxKey = appSettings.cluster === "sandbox"
       ? SandboxPartnerKeyLive(keySettings.right).pipe(Layer.provide(database))
       : Layer.empty
-    const stream = WsStreamLive({ limits: wsLimits.right }).pipe(Layer.provide(Layer.merge(projection, NoPricesLive)))
+    const stream = WsStreamLive({ limits: wsLimits.right }).pipe(Layer.provide(Layer.merge(projection, prices)))
     const routes = Layer.mergeAll(ApiRoutesLive(Api), DocsRoutesLive(Api), stream, sandboxKey).pipe(
       Layer.provide(Layer.merge(handlers, partnerAuth))
     )

@@ -1,6 +1,6 @@
 import { fromHex } from "../../ntbundle/bytes.ts"
 import { type DepositTokenSymbol, tokenBySymbol } from "../../ntbundle/tokens.ts"
-import { priceFeedAccount, PYTH_FEED_IDS } from "../../pyth/feedAccounts.ts"
+import { PYTH_PRICE_FEEDS } from "../../pyth/feedAccounts.ts"
 import { priceAsNumber, PRICE_UPDATE_V2_SIZE, PYTH_RECEIVER_PROGRAM_ID } from "../../pyth/priceUpdate.ts"
 import type { SandboxChain } from "../chain.ts"
 import { deterministicKeypair } from "../crypto/keypair.ts"
@@ -50,7 +50,7 @@ const STARTS: Readonly<Record<DepositTokenSymbol, { readonly usd: number; readon
 
 /** mint -> feed account for the sandbox's tokens, without a chain (known before the sandbox starts). */
 export const sandboxPriceFeedMap = (): ReadonlyMap<string, string> =>
-  new Map((Object.keys(PYTH_FEED_IDS) as Array<DepositTokenSymbol>).map((symbol) => [tokenBySymbol("mainnet", symbol).mint, priceFeedAccount(PYTH_FEED_IDS[symbol])]))
+  new Map((Object.keys(PYTH_PRICE_FEEDS) as Array<DepositTokenSymbol>).map((symbol) => [tokenBySymbol("mainnet", symbol).mint, PYTH_PRICE_FEEDS[symbol].account]))
 
 interface Feed {
   readonly mint: string
@@ -65,14 +65,14 @@ export const installPriceFeeds = (chain: SandboxChain, random: Random, options: 
   const everySlots = options.everySlots ?? 5
   const maxGapSeconds = options.maxGapSeconds ?? 10
   const writeAuthority = deterministicKeypair(chain.seed, "pyth/price-updater").address
-  const feeds: Array<Feed> = (Object.keys(PYTH_FEED_IDS) as Array<DepositTokenSymbol>).map((symbol) => {
+  const feeds: Array<Feed> = (Object.keys(PYTH_PRICE_FEEDS) as Array<DepositTokenSymbol>).map((symbol) => {
     const start = STARTS[symbol]
     const walkRandom = random.fork(symbol)
     const walk = start === "stable" ? stableWalk(walkRandom) : volatileWalk(walkRandom, start.usd, start.annualVolatility)
     return {
       mint: tokenBySymbol("mainnet", symbol).mint,
-      account: priceFeedAccount(PYTH_FEED_IDS[symbol]),
-      feedId: fromHex(PYTH_FEED_IDS[symbol]),
+      account: PYTH_PRICE_FEEDS[symbol].account,
+      feedId: fromHex(PYTH_PRICE_FEEDS[symbol].feedId),
       walk,
       price: 0n,
       publishTime: 0

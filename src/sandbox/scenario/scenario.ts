@@ -4,6 +4,7 @@ import { Keeper } from "../ntbundle/keeper.ts"
 import { KeeperIndex } from "../ntbundle/keeper-index.ts"
 import { DISCRIMINATOR, hasDiscriminator, isZeroKeyAt, USER_REFERRER_OFFSET, userBundleView } from "../ntbundle/layout.ts"
 import { createNtbundleProgram } from "../ntbundle/program.ts"
+import { installPriceFeeds, type SandboxPriceFeeds } from "../pyth/price-feeds.ts"
 import { ScenarioActions } from "./actions.ts"
 import { Activity } from "./activity.ts"
 import { writeBulkPositions, type BulkReport } from "./bulk.ts"
@@ -30,6 +31,8 @@ export interface Scenario extends Genesis {
   /** Builders whose registration landed, by vault. */
   readonly buildersByVault: ReadonlyMap<string, ReadonlyArray<Person>>
   readonly bulk: BulkReport | undefined
+  /** The Pyth price feed accounts of the deposit tokens, with moving prices. */
+  readonly prices: SandboxPriceFeeds
   /** Advances a chain whose genesis is in the past to `untilMs` (default: now) with history pacing. */
   readonly fastForward: (untilMs?: number) => void
   /** Ground truth: every position bound to a builder, from the ledger. */
@@ -43,6 +46,7 @@ export const installScenario = (chain: SandboxChain, scenarioOptions: ScenarioOp
   const random = createRandom(chain.seed, "scenario")
   chain.registerProgram(createNtbundleProgram({ programId: chain.programId }))
   const genesis = writeGenesis(chain, options, random)
+  const prices = installPriceFeeds(chain, random.fork("prices"))
   const vaultAddresses = genesis.vaults.map((vault) => vault.config.address)
   const index = new KeeperIndex(chain.ledger, chain.programId, vaultAddresses)
   const slotSeconds = chain.slotMs / 1000
@@ -110,10 +114,12 @@ export const installScenario = (chain: SandboxChain, scenarioOptions: ScenarioOp
     actions,
     buildersByVault,
     bulk,
+    prices,
     fastForward,
     referredPositions,
     stop: () => {
       unhook()
+      prices.stop()
       index.close()
     }
   }
