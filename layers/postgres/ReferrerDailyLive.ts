@@ -61,13 +61,13 @@ export const ReferrerDailyLive = Layer.effect(
           const rows = yield* sql<Row>`
             SELECT ${columns} FROM referrer_daily
             WHERE referrer = ${referrer} AND NOT partial AND ${vaultIs(vault)} AND day >= ${lower}::date AND day <= ${to}::date
-            ORDER BY day, vault LIMIT ${limit + 1}`
+            ORDER BY day, vault COLLATE "C" LIMIT ${limit + 1}`
           const cut = cutAtDate(rows.map(toRow), limit)
           if (cut.wholeDate === null) return { rows: cut.page, more: cut.more }
           const whole = yield* sql<Row>`
             SELECT ${columns} FROM referrer_daily
             WHERE referrer = ${referrer} AND NOT partial AND ${vaultIs(vault)} AND day = ${cut.wholeDate}::date
-            ORDER BY vault`
+            ORDER BY vault COLLATE "C"`
           const later = yield* sql<{ one: number }>`
             SELECT 1 AS one FROM referrer_daily
             WHERE referrer = ${referrer} AND NOT partial AND ${vaultIs(vault)} AND day > ${cut.wholeDate}::date AND day <= ${to}::date
@@ -79,7 +79,7 @@ export const ReferrerDailyLive = Layer.effect(
           sql<Row>`
             SELECT ${columns} FROM referrer_daily
             WHERE referrer = ${referrer} AND partial AND ${vaultIs(vault)}
-            ORDER BY day, vault`,
+            ORDER BY day, vault COLLATE "C"`,
           (rows) => rows.map(toRow)
         ).pipe(Effect.withSpan("ReferrerHistory.provisional"))
     })

@@ -6,6 +6,7 @@ import { BuildsApi } from "./builds/BuildsApi.ts"
 import { LegacyBuildsApi } from "./builds/LegacyBuildsApi.ts"
 import { PublicApi } from "./public/PublicApi.ts"
 import { ReferrersApi } from "./referrers/ReferrersApi.ts"
+import { ReferrerHistoryApi } from "./referrerHistory/ReferrerHistoryApi.ts"
 import { SystemApi } from "./system/SystemApi.ts"
 import { HistoryApi } from "./history/HistoryApi.ts"
 import { LegacyApi } from "./legacy/LegacyApi.ts"
@@ -29,6 +30,7 @@ export const Api = HttpApi.make("vault-gateway")
   .add(HistoryApi)
   .add(LegacyApi)
   .add(ReferrersApi)
+  .add(ReferrerHistoryApi)
   .addError(BadRequestResponse)
   .addError(UriTooLongResponse)
   .addError(HeadersTooLargeResponse)

@@ -4,6 +4,7 @@ import { BackfillStoreLive } from "../../layers/postgres/BackfillStoreLive.ts"
 import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
 import { ChainSourceLive } from "../../layers/solana/ChainSourceLive.ts"
 import { HistoryBackfillLive } from "../../layers/solana/HistoryBackfillLive.ts"
+import { DailyRollupLive } from "../../layers/postgres/DailyRollupLive.ts"
 import type { AppConfig } from "../config.ts"
 import type { IngestConfig, SandboxConfig } from "../configIngest.ts"
 import { scenarioSandboxScoped } from "./sandboxChain.ts"
@@ -46,7 +47,9 @@ const endpoints = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConf
  * `watchedAccounts` (the price feed accounts) are followed with the program's accounts.
  */
 export const IngestionLive = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConfig, watchedAccounts: ReadonlyArray<string> = []) =>
-  HistoryBackfillLive({ since: Option.getOrNull(ingest.historySince) }).pipe(
+  // the history rollup closes the daily vault and builder rows from the event log
+  DailyRollupLive().pipe(
+    Layer.provideMerge(HistoryBackfillLive({ since: Option.getOrNull(ingest.historySince) })),
     Layer.provideMerge(
       ProjectionLive({ checkpointEvery: Duration.seconds(ingest.checkpointSeconds), maxLagSlots: ingest.maxLagSlots })
     ),

@@ -10,6 +10,8 @@ import { Api } from "../api/Api.ts"
 import { SystemHandlersLive } from "../api/system/SystemHandlers.ts"
 import { ReadHandlersLive } from "../api/readHandlers.ts"
 import { ReferrersHandlersLive } from "../api/referrers/ReferrersHandlers.ts"
+import { ReferrerHistoryHandlersLive } from "../api/referrerHistory/ReferrerHistoryHandlers.ts"
+import { ReferrerDailyLive } from "../../layers/postgres/ReferrerDailyLive.ts"
 import { ReferrerPayoutsPostgres } from "../domain/reporting/ReferrerPayoutsPostgres.ts"
 import { CohortEventLogLive } from "../../layers/postgres/CohortEventLogLive.ts"
 import { PricesLive } from "../../layers/memory/PricesLive.ts"
@@ -92,7 +94,8 @@ export const serve: Command = {
     const partnerAuth = PartnerAuthLive(appSettings.cluster, keySettings.right).pipe(Layer.provide(database))
     // the builders meter a request with a valid partner key on the key's quota
     const builds = Layer.merge(BuildsLive(buildMeter), PublicHandlersLive).pipe(Layer.provide(Layer.merge(buildServices, partnerAuth)))
-    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, CohortEventLogLive).pipe(Layer.provide(database)))), builds).pipe(Layer.provide(Layer.mergeAll(projection, prices, VaultHistoryLive.pipe(Layer.provide(database)))))
+    const referrerHistory = ReferrerHistoryHandlersLive.pipe(Layer.provide(ReferrerDailyLive.pipe(Layer.provide(database))))
+    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrerHistory, ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, CohortEventLogLive).pipe(Layer.provide(database)))), builds).pipe(Layer.provide(Layer.mergeAll(projection, prices, VaultHistoryLive.pipe(Layer.provide(database)))))
     const sandboxKey = appSettings.cluster === "sandbox"
       ? SandboxPartnerKeyLive(keySettings.right).pipe(Layer.provide(database))
       : Layer.empty

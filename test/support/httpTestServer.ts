@@ -8,6 +8,9 @@ import { Api } from "../../src/api/Api.ts"
 import { SystemHandlersLive } from "../../src/api/system/SystemHandlers.ts"
 import { ReadHandlersLive } from "../../src/api/readHandlers.ts"
 import { ReferrersHandlersLive } from "../../src/api/referrers/ReferrersHandlers.ts"
+import { ReferrerHistoryHandlersLive } from "../../src/api/referrerHistory/ReferrerHistoryHandlers.ts"
+import type { ReferrerHistory } from "../../services/ReferrerHistory.ts"
+import { ReferrerHistoryStandIn } from "./referrerHistoryStandIn.ts"
 import { ReferrerPayouts } from "../../src/domain/reporting/ReferrerPayouts.ts"
 import { NoPricesLive, type Prices } from "../../services/Prices.ts"
 import type { Projection } from "../../services/Projection.ts"
@@ -46,6 +49,8 @@ export const gatewayForTest = <PayoutsR = never>(
     readonly referrerPayouts?: Layer.Layer<ReferrerPayouts, never, PayoutsR>
     /** The builder cohort's event log (default: empty, history complete); e.g. the Postgres implementation. */
     readonly cohortEventLog?: Layer.Layer<CohortEventLog, never, PayoutsR>
+    /** Daily builder rows (default: none, every day stored); e.g. the Postgres implementation. */
+    readonly referrerHistory?: Layer.Layer<ReferrerHistory, never, PayoutsR>
   } = {}
 ) => {
   const partnerKey = options.partnerKey ?? PartnerKeyStandIn
@@ -53,6 +58,7 @@ export const gatewayForTest = <PayoutsR = never>(
     Layer.provide(options.referrerPayouts ?? Layer.succeed(ReferrerPayouts, { page: () => Effect.succeed([]) })),
     Layer.provide(options.cohortEventLog ?? CohortEventLogStandIn())
   )
+  const referrerHistory = ReferrerHistoryHandlersLive.pipe(Layer.provide(options.referrerHistory ?? ReferrerHistoryStandIn()))
   const builds = Layer.merge(
     BuildsLive({ perIp: { limit: options.buildsPerMinute ?? 20, windowSeconds: 60 }, trustProxy: false }),
     PublicHandlersLive
@@ -61,7 +67,7 @@ export const gatewayForTest = <PayoutsR = never>(
     ApiRoutesLive(Api, options.limits === undefined ? {} : { limits: options.limits }),
     DocsRoutesLive(Api),
     (options.extraRoutes ?? Layer.empty).pipe(Layer.provide(Layer.merge(partnerKey, NoPricesLive)))
-  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, builds, partnerKey).pipe(Layer.provide(Layer.merge(NoPricesLive, VaultHistoryStandIn(options.history))))))
+  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, referrerHistory, builds, partnerKey).pipe(Layer.provide(Layer.merge(NoPricesLive, VaultHistoryStandIn(options.history))))))
   return listenForTest(routes).pipe(
     Layer.provideMerge(
       ProjectionTest({

@@ -6,6 +6,7 @@ import { dailyCloses } from "../../domain/history/dailyRow.ts"
 import { yieldMetrics } from "../../domain/history/yieldMetrics.ts"
 import { valuationOf } from "../../domain/vaultValuation.ts"
 import { amount } from "../amounts.ts"
+import { BadRequest } from "../errors.ts"
 import { Api } from "../Api.ts"
 import { implementGroup } from "../handlers.ts"
 import { readEither } from "../readProjection.ts"
@@ -40,6 +41,9 @@ export const HistoryHandlersLive = implementGroup(
     return {
       snapshots: ({ path, urlParams }) =>
         Effect.gen(function*() {
+          if (urlParams.startDate !== undefined && urlParams.endDate !== undefined && urlParams.startDate > urlParams.endDate) {
+            return yield* new BadRequest({ code: "INVALID_QUERY", message: `startDate ${urlParams.startDate} is after endDate ${urlParams.endDate}` })
+          }
           const { view, asOf } = yield* vaultAt(path.vaultAddress)
           const throughDate = lastCompletedDay(asOf.blockTime)
           const scope = JSON.stringify([view.address, urlParams.startDate ?? null, urlParams.endDate ?? null])
