@@ -1,5 +1,5 @@
 import { Console, Effect } from "effect"
-import { decodeBase58Exact } from "../sandbox/codec/base58.ts"
+import { decodeBase58Exact } from "../ntbundle/base58.ts"
 import { DEFAULT_NTBUNDLE_PROGRAM_ID } from "../sandbox/programs/ids.ts"
 import type { ScenarioSandboxOptions } from "../sandbox/scenario/index.ts"
 import { runMain } from "../runMain.ts"

@@ -1,21 +1,11 @@
-import { createHash } from "node:crypto"
-import {
-  getAddressEncoder,
-  type Address,
-  type ProgramDerivedAddress,
-  type ProgramDerivedAddressBump
-} from "@solana/kit"
-import { addressFromBytes, decodeBase58Bytes32 } from "./base58.ts"
+import { getAddressEncoder, type Address, type ProgramDerivedAddress } from "@solana/kit"
+import { decodeBase58Bytes32 } from "./base58.ts"
 import { GenerationalCache } from "../generationalCache.ts"
-import { isOnEd25519Curve } from "./ed25519.ts"
+import { findProgramAddress } from "./programAddress.ts"
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./programs.ts"
 
-// Synchronous program-derived addresses (kit's `getProgramDerivedAddress` is async because it
-// uses WebCrypto). Transaction builders derive several per build, so results are memoised.
-
-const MAX_SEED_LENGTH = 32
-const MAX_SEEDS = 16
-const PDA_MARKER = new TextEncoder().encode("ProgramDerivedAddress")
+// The ntbundle program's PDAs and associated token accounts. Transaction builders derive several
+// per build, so results are memoised.
 
 const addressEncoder = getAddressEncoder()
 
@@ -25,32 +15,9 @@ const addressBytesCache = new GenerationalCache<Address, Uint8Array>(50_000)
 const addressBytes = (value: Address): Uint8Array =>
   addressBytesCache.getOrCompute(value, () => decodeBase58Bytes32(value) ?? new Uint8Array(addressEncoder.encode(value)))
 
-/**
- * Solana's `find_program_address`: the first bump from 255 down to 1 whose
- * sha256(seeds ‖ bump ‖ program ‖ "ProgramDerivedAddress") is not an ed25519 point.
- * Throws only on programmer error (too many or too long seeds), like the runtime does.
- */
-export const findProgramAddressSync = (
-  program: Address,
-  seeds: ReadonlyArray<Uint8Array>
-): ProgramDerivedAddress => {
-  if (seeds.length > MAX_SEEDS - 1) throw new RangeError(`at most ${MAX_SEEDS - 1} seeds besides the bump`)
-  for (const seed of seeds) {
-    if (seed.length > MAX_SEED_LENGTH) throw new RangeError(`seed longer than ${MAX_SEED_LENGTH} bytes`)
-  }
-  const programBytes = addressBytes(program)
-  const bumpByte = new Uint8Array(1)
-  for (let bump = 255; bump >= 1; bump--) {
-    bumpByte[0] = bump
-    const hash = createHash("sha256")
-    for (const seed of seeds) hash.update(seed)
-    const candidate = hash.update(bumpByte).update(programBytes).update(PDA_MARKER).digest()
-    if (!isOnEd25519Curve(candidate)) {
-      return [addressFromBytes(candidate), bump as ProgramDerivedAddressBump]
-    }
-  }
-  throw new Error("no viable bump seed")
-}
+/** `findProgramAddress` with the program first, as kit orders its inputs. */
+export const findProgramAddressSync = (program: Address, seeds: ReadonlyArray<Uint8Array>): ProgramDerivedAddress =>
+  findProgramAddress(seeds, program)
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text)
 
@@ -76,7 +43,7 @@ const derive = (
   parts: ReadonlyArray<Address>,
   seeds: () => ReadonlyArray<Uint8Array>
 ): ProgramDerivedAddress =>
-  derivationCache.getOrCompute(`${program}/${kind}/${parts.join("/")}`, () => findProgramAddressSync(program, seeds()))
+  derivationCache.getOrCompute(`${program}/${kind}/${parts.join("/")}`, () => findProgramAddress(seeds(), program))
 
 /** `bundle.name` is 32 raw bytes, and those bytes are the Bundle PDA's seed. */
 export const BUNDLE_NAME_LENGTH = 32
@@ -92,7 +59,7 @@ export const encodeBundleName = (name: string): Uint8Array | null => {
 
 export const findBundlePda = (program: Address, name: Uint8Array): ProgramDerivedAddress =>
   derivationCache.getOrCompute(`${program}/bundle/${Buffer.from(name).toString("hex")}`, () =>
-    findProgramAddressSync(program, [SEED.bundle, name])
+    findProgramAddress([SEED.bundle, name], program)
   )
 
 /** A user's position in a bundle. Seeds: owner first, then bundle. */

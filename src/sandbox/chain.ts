@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto"
-import { encodeBase58 } from "./codec/base58.ts"
+import { encodeBase58 } from "../ntbundle/base58.ts"
 import { writeI64, writeU64 } from "./codec/bytes.ts"
 import { addressToBytes, deterministicKeypair, type Keypair } from "./crypto/keypair.ts"
 import type { Seed } from "./crypto/random.ts"

@@ -43,8 +43,8 @@ export {
   addressToBytes,
   type Keypair
 } from "./crypto/keypair.ts"
-export { createProgramAddress, findProgramAddress } from "./crypto/pda.ts"
-export { encodeBase58, decodeBase58 } from "./codec/base58.ts"
+export { createProgramAddress, findProgramAddress } from "../ntbundle/programAddress.ts"
+export { encodeBase58, decodeBase58 } from "../ntbundle/base58.ts"
 export { Ledger, type AccountState, type AccountWrite, type LedgerEvent } from "./ledger/ledger.ts"
 export type { AccountRecord } from "./ledger/account-store.ts"
 export type { TransactionRecord, TokenBalance } from "./ledger/transaction-store.ts"

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { address, isSolanaError } from "@solana/kit"
-import { encodeBase58 } from "../../src/sandbox/codec/base58.ts"
+import { encodeBase58 } from "../../src/ntbundle/base58.ts"
 import { deterministicKeypair } from "../../src/sandbox/crypto/keypair.ts"
 import { createRandom } from "../../src/sandbox/crypto/random.ts"
 import { DEFAULT_NTBUNDLE_PROGRAM_ID } from "../../src/sandbox/programs/ids.ts"

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@effect/vitest"
 import { address, signature as toSignature } from "@solana/kit"
 import { deterministicKeypair } from "../../src/sandbox/crypto/keypair.ts"
-import { encodeBase58 } from "../../src/sandbox/codec/base58.ts"
+import { encodeBase58 } from "../../src/ntbundle/base58.ts"
 import { compileLegacyMessage, signTransaction } from "../../src/sandbox/runtime/compile.ts"
 import {
   collect,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { address, createKeyPairSignerFromBytes, createSolanaRpc, devnet, lamports } from "@solana/kit"
 import { Effect } from "effect"
-import { decodeBase58 } from "../../src/sandbox/codec/base58.ts"
+import { decodeBase58 } from "../../src/ntbundle/base58.ts"
 import { deterministicKeypair } from "../../src/sandbox/crypto/keypair.ts"
 import { sandboxScoped } from "../../src/sandbox/layer.ts"
 import { DEFAULT_NTBUNDLE_PROGRAM_ID } from "../../src/sandbox/programs/ids.ts"

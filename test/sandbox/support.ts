@@ -76,7 +76,7 @@ export const buildWithKit = async (
   const signed = await signTransaction(keyPairs, compileTransaction(message))
   const signature = signed.signatures[feePayer.address as Address]
   if (signature === null || signature === undefined) throw new Error("fee payer did not sign")
-  const { encodeBase58 } = await import("../../src/sandbox/codec/base58.ts")
+  const { encodeBase58 } = await import("../../src/ntbundle/base58.ts")
   return { wire: getBase64EncodedWireTransaction(signed), signature: encodeBase58(signature) }
 }
 

@@ -1,4 +1,4 @@
-import { encodeBase58 } from "./base58.ts"
+import { encodeBase58 } from "../../ntbundle/base58.ts"
 
 /** Little-endian readers and writers over plain Uint8Arrays, bounds-checked by the caller's lengths. */
 const view = (bytes: Uint8Array): DataView => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)

@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from "node:crypto"
-import { decodeBase58Exact, encodeBase58 } from "../codec/base58.ts"
+import { decodeBase58Exact, encodeBase58 } from "../../ntbundle/base58.ts"
 import type { Seed } from "./random.ts"
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import { encodeBase58 } from "../codec/base58.ts"
+import { encodeBase58 } from "../../ntbundle/base58.ts"
 
 /**
  * Slots, block heights, block times and blockhashes.

@@ -1,5 +1,5 @@
 import { ACCOUNT_DISCRIMINATORS } from "../../ntbundle/accounts.ts"
-import { decodeBase58Exact, encodeBase58 } from "../codec/base58.ts"
+import { decodeBase58Exact, encodeBase58 } from "../../ntbundle/base58.ts"
 
 /**
  * In-place views of ntbundle accounts: each field read or written at its byte offset in the real

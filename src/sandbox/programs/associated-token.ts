@@ -1,6 +1,6 @@
 import { writeU32, writeU64 } from "../codec/bytes.ts"
 import { addressToBytes } from "../crypto/keypair.ts"
-import { findProgramAddress } from "../crypto/pda.ts"
+import { findProgramAddress } from "../../ntbundle/programAddress.ts"
 import { customError, fail } from "../runtime/errors.ts"
 import type { InvocationContext, ProgramHandler } from "../runtime/program.ts"
 import { ASSOCIATED_TOKEN_PROGRAM_ID, minimumBalanceForRentExemption, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./ids.ts"

@@ -1,6 +1,6 @@
 import { writeU32, writeU64 } from "../codec/bytes.ts"
 import { addressToBytes } from "../crypto/keypair.ts"
-import { findProgramAddress } from "../crypto/pda.ts"
+import { findProgramAddress } from "../../ntbundle/programAddress.ts"
 import type { AccountMeta, Instruction } from "../runtime/program.ts"
 import { ASSOCIATED_TOKEN_PROGRAM_ID, COMPUTE_BUDGET_PROGRAM_ID, MEMO_PROGRAM_ID, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./ids.ts"
 

@@ -1,4 +1,4 @@
-import { encodeBase58 } from "../codec/base58.ts"
+import { encodeBase58 } from "../../ntbundle/base58.ts"
 import { toBase64 } from "../codec/bytes.ts"
 import { stringifyJson } from "../codec/json.ts"
 import { TOKEN_PROGRAM_ID } from "../programs/ids.ts"

@@ -1,4 +1,4 @@
-import { decodeBase58 } from "../codec/base58.ts"
+import { decodeBase58 } from "../../ntbundle/base58.ts"
 import { invalidParams, paramError } from "./rpc-error.ts"
 import { isRecord } from "./params.ts"
 

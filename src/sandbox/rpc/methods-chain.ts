@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import { encodeBase58 } from "../codec/base58.ts"
+import { encodeBase58 } from "../../ntbundle/base58.ts"
 import { prioritizationFee, readComputeBudget } from "../programs/compute-budget.ts"
 import { LAMPORTS_PER_SIGNATURE, minimumBalanceForRentExemption } from "../programs/ids.ts"
 import { decodeMessage } from "../runtime/message.ts"

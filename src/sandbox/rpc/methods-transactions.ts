@@ -1,4 +1,4 @@
-import { decodeBase58 } from "../codec/base58.ts"
+import { decodeBase58 } from "../../ntbundle/base58.ts"
 import { toBase64 } from "../codec/bytes.ts"
 import { RawJson, type JsonValue } from "../codec/json.ts"
 import { transactionErrorText } from "../runtime/errors.ts"

@@ -1,4 +1,4 @@
-import { decodeBase58Exact } from "../codec/base58.ts"
+import { decodeBase58Exact } from "../../ntbundle/base58.ts"
 import type { Commitment } from "../ledger/chain-clock.ts"
 import { invalidParam, invalidParams } from "./rpc-error.ts"
 

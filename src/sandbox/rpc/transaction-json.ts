@@ -1,4 +1,4 @@
-import { encodeBase58 } from "../codec/base58.ts"
+import { encodeBase58 } from "../../ntbundle/base58.ts"
 import { toBase64 } from "../codec/bytes.ts"
 import type { JsonValue } from "../codec/json.ts"
 import type { TokenBalance, TransactionRecord } from "../ledger/transaction-store.ts"

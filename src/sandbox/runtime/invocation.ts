@@ -1,4 +1,4 @@
-import { createProgramAddress } from "../crypto/pda.ts"
+import { createProgramAddress } from "../../ntbundle/programAddress.ts"
 import { fail, failWithRuntimeLog, InstructionFailure, instructionErrorText, type InstructionError } from "./errors.ts"
 import type { AccountOverlay } from "./overlay.ts"
 import type { AccountView, ClockView, Instruction, InvocationContext, ProgramRegistry } from "./program.ts"

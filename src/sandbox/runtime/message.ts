@@ -1,5 +1,5 @@
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from "@solana/kit"
-import { encodeBase58 } from "../codec/base58.ts"
+import { encodeBase58 } from "../../ntbundle/base58.ts"
 import type { TransactionErrorName } from "./errors.ts"
 
 /**

@@ -5,7 +5,7 @@ import { availableParallelism } from "node:os"
 import { dirname, join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { Worker } from "node:worker_threads"
-import { findPdaInto } from "./fast-pda.ts"
+import { findProgramAddressInto } from "../../ntbundle/programAddress.ts"
 
 /**
  * UserBundleAccount PDAs for a million positions, split between the main thread and worker
@@ -36,7 +36,7 @@ export const derivePositionSlice = (slice: PositionSlice): void => {
   const addresses = new Uint8Array(slice.addresses)
   for (let index = slice.start; index < slice.end; index++) {
     const vault = vaultOf[index]!
-    findPdaInto(
+    findProgramAddressInto(
       [USER_BUNDLE_SEED, owners.subarray(index * 32, index * 32 + 32), slice.vaults.subarray(vault * 32, vault * 32 + 32)],
       slice.program,
       addresses.subarray(index * 32, index * 32 + 32)

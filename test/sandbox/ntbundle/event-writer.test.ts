@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { encodeEvent, type NtEvent } from "../../../src/ntbundle/events.ts"
 import { EVENT_LAYOUTS } from "../../../src/ntbundle/generated/events.ts"
 import { DEFINED_TYPE_FIELDS, type FieldDescriptor, type FieldType } from "../../../src/ntbundle/generated/types.ts"
-import { encodeBase58 } from "../../../src/sandbox/codec/base58.ts"
+import { encodeBase58 } from "../../../src/ntbundle/base58.ts"
 import { createRandom, type Random } from "../../../src/sandbox/crypto/random.ts"
 import { encodeEventFast } from "../../../src/sandbox/ntbundle/event-writer.ts"
 

@@ -3,7 +3,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { encodeBundle, encodeReferrerAccount, encodeUserBundleAccount, encodeBundleTempData, encodeOracleData } from "../../../src/ntbundle/accounts.ts"
 import { blankBundle, blankBundleTempData, blankOracleData, blankReferrerAccount, blankUserBundleAccount } from "../../../src/ntbundle/blankAccounts.ts"
-import { encodeBase58 } from "../../../src/sandbox/codec/base58.ts"
+import { encodeBase58 } from "../../../src/ntbundle/base58.ts"
 import { BUNDLE_FIELDS, bundleView, ORACLE_FIELDS, oracleView, readTiers, REFERRER_FIELDS, referrerView, TEMP_DATA_FIELDS, tempDataView, USER_BUNDLE_FIELDS, userBundleView } from "../../../src/sandbox/ntbundle/layout.ts"
 
 // The model's in-place views must read exactly what the golden-tested codecs of src/ntbundle write.

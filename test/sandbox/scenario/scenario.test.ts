@@ -5,7 +5,7 @@ import { decodeBundle, decodeUserBundleAccount } from "../../../src/ntbundle/acc
 import { deriveBundleAccounts, findUserBundlePda } from "../../../src/ntbundle/pdas.ts"
 import { registryVaults } from "../../../src/ntbundle/registry.ts"
 import { keypairFromSecretKey } from "../../../src/sandbox/crypto/keypair.ts"
-import { decodeBase58 } from "../../../src/sandbox/codec/base58.ts"
+import { decodeBase58 } from "../../../src/ntbundle/base58.ts"
 import { checkInvariants } from "../../../src/sandbox/ntbundle/invariants.ts"
 import { createSandboxChain } from "../../../src/sandbox/sandbox.ts"
 import { installScenario } from "../../../src/sandbox/scenario/scenario.ts"
