@@ -1,10 +1,13 @@
 import { Effect } from "effect"
+import { ProjectionUnavailable } from "../../domain/errors.ts"
 import { BuilderCodes } from "../../../services/BuilderCodes.ts"
 import { Prices } from "../../../services/Prices.ts"
 import { Projection } from "../../../services/Projection.ts"
 import { Api } from "../Api.ts"
 import { NotFound } from "../errors.ts"
 import { implementGroup } from "../handlers.ts"
+import { lastCompletedDay } from "../history/utcDate.ts"
+import { makeYieldApys } from "./yieldApys.ts"
 import { yieldRows } from "./yieldRows.ts"
 
 const CODE_SHAPE = /^[A-Za-z0-9_-]{1,64}$/
@@ -16,6 +19,13 @@ export const PublicHandlersLive = implementGroup(
     const codes = yield* BuilderCodes
     const projection = yield* Projection
     const prices = yield* Prices
+    const apys = yield* makeYieldApys
+    const historyUnavailable = new ProjectionUnavailable({
+      code: "PROJECTION_UNAVAILABLE",
+      status: "degraded",
+      retryAfterSeconds: 5,
+      message: "the vault history cannot be read; retry in 5 s"
+    })
     const unknown = (code: string) => new NotFound({ code: "NOT_FOUND", message: `no enabled builder code ${code.slice(0, 64)}` })
     return {
       code: ({ path }) =>
@@ -23,8 +33,20 @@ export const PublicHandlersLive = implementGroup(
           ? Effect.flatMap(codes.resolve(path.code), (resolved) =>
             resolved === null ? Effect.fail(unknown(path.code)) : Effect.succeed({ success: true as const, data: resolved }))
           : Effect.fail(unknown(path.code)),
-      // a few dozen vaults, and prices move without the projection: computed per request
-      yields: () => projection.read((state) => ({ success: true as const, data: { vaults: yieldRows(state, prices) } }))
+      // TVL per request (prices move without the projection); APYs once per completed day and vault
+      yields: () =>
+        Effect.gen(function*() {
+          const { rows, throughDate } = yield* projection.read((state) => ({
+            rows: yieldRows(state, prices),
+            throughDate: lastCompletedDay(state.asOf?.blockTime ?? null)
+          }))
+          const vaults = yield* Effect.forEach(rows, ({ row, fees }) =>
+            Effect.map(apys.of(row.bundleKey, throughDate, fees), (figures) => ({ ...row, ...figures })), { concurrency: 4 })
+          return { success: true as const, data: { vaults } }
+        }).pipe(
+          Effect.catchTag("SqlError", (error) =>
+            Effect.zipRight(Effect.logWarning("yields: the vault history could not be read", error), Effect.fail(historyUnavailable)))
+        )
     }
   })
 )

@@ -1,17 +1,25 @@
 import type { Prices } from "../../../services/Prices.ts"
 import { amount } from "../amounts.ts"
 import { catalogEntryByAddress } from "../../domain/catalog.ts"
+import type { FeeSchedule } from "../../domain/history/yieldMetrics.ts"
 import type { ProjectionState } from "../../domain/projection/state.ts"
 import { valuationOf } from "../../domain/vaultValuation.ts"
 import { totalEquity } from "../../ntbundle/math.ts"
 import type { YieldVault } from "./PublicApi.ts"
 
+export interface YieldRow {
+  /** APYs null: the handler fills them from the vault's daily history (yieldApys.ts). */
+  readonly row: typeof YieldVault.Type
+  /** The vault's current fee schedule, which the after-fee APYs deduct. */
+  readonly fees: FeeSchedule
+}
+
 /**
  * The public catalog's vaults (listed, not private, enabled, not deprecated) in the shape yield
- * aggregators read. APYs are null: no share-price history is kept yet to compute them from.
+ * aggregators read, ordered by address.
  */
-export const yieldRows = (state: ProjectionState, prices: Prices["Type"]): Array<typeof YieldVault.Type> => {
-  const rows: Array<typeof YieldVault.Type> = []
+export const yieldRows = (state: ProjectionState, prices: Prices["Type"]): Array<YieldRow> => {
+  const rows: Array<YieldRow> = []
   for (const view of state.vaults.values()) {
     const entry = catalogEntryByAddress(view.address)
     if (entry === null) continue
@@ -20,7 +28,7 @@ export const yieldRows = (state: ProjectionState, prices: Prices["Type"]): Array
     const mint = view.bundle.assetAddress
     const price = prices.priceOf(mint)
     const equity = valuationOf(view) === null || view.oracle === null ? null : totalEquity({ bundle: view.bundle, oracle: view.oracle })
-    rows.push({
+    const row = {
       bundleKey: view.address,
       name: registry.displayName,
       asset: { mint, symbol: registry.token.mint === mint ? registry.token.displaySymbol : registry.depositToken },
@@ -28,7 +36,8 @@ export const yieldRows = (state: ProjectionState, prices: Prices["Type"]): Array
       apy7dAfterFees: null,
       apy30dAfterFees: null,
       apyInceptionAfterFees: null
-    })
+    }
+    rows.push({ row, fees: { managementFeeBps: view.bundle.managementFeeBps, performanceFeeBps: view.bundle.performanceFee } })
   }
-  return rows.sort((a, b) => a.bundleKey.localeCompare(b.bundleKey))
+  return rows.sort((a, b) => a.row.bundleKey.localeCompare(b.row.bundleKey))
 }

@@ -4,7 +4,14 @@ import type { Address } from "@solana/kit"
 import { Context, Duration, Effect, Either, Layer } from "effect"
 import { RateLimiterMemory } from "../../../layers/memory/RateLimiterMemory.ts"
 import { BuilderCodesLive } from "../../../layers/postgres/BuilderCodesLive.ts"
+import { CohortEventLogLive } from "../../../layers/postgres/CohortEventLogLive.ts"
+import { VaultHistoryLive } from "../../../layers/postgres/VaultHistoryLive.ts"
+import { ReferrersApi } from "../../../src/api/referrers/ReferrersApi.ts"
+import { ReferrersHandlersLive } from "../../../src/api/referrers/ReferrersHandlers.ts"
+import { ReferrerPayoutsPostgres } from "../../../src/domain/reporting/ReferrerPayoutsPostgres.ts"
 import { BlockhashLive } from "../../../layers/solana/BlockhashLive.ts"
+import { simulatorAt } from "../../../layers/solana/SimulatorLive.ts"
+import { Simulator } from "../../../services/Simulator.ts"
 import { PriorityFeesLive } from "../../../layers/solana/PriorityFeesLive.ts"
 import { TokenBalancesLive } from "../../../layers/solana/TokenBalancesLive.ts"
 import { ApiRoutesLive } from "../../../layers/uws/ApiRoutes.ts"
@@ -23,7 +30,7 @@ import { readPosition } from "../../../src/domain/builds/projectedAccounts.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
 import { expectWellFormedBuild } from "../../domain/builds/wellFormed.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
-import { PartnerKeyStandIn } from "../../support/partnerKeyStandIn.ts"
+import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../../support/partnerKeyStandIn.ts"
 import { listenForTest } from "../../support/httpTestServer.ts"
 import { ingestLayer, scenarioSandbox, settledAgainstTruth, stepSlots } from "../../support/ingestHarness.ts"
 import { sandboxWallets, signAndSend, type SandboxWallet } from "./sandboxSigning.ts"
@@ -35,6 +42,7 @@ const BuildsOnlyApi = HttpApi.make("vault-gateway")
   .add(BuildsApi)
   .add(LegacyBuildsApi)
   .add(PublicApi)
+  .add(ReferrersApi)
   .addError(BadRequestResponse)
   .addError(UriTooLongResponse)
   .addError(HeadersTooLargeResponse)
@@ -78,8 +86,14 @@ describe("builders against the sandbox chain", () => {
         })
       yield* waitFor("live", () => (projection.currentStatus().status === "live" ? true : null))
       const routes = ApiRoutesLive(BuildsOnlyApi).pipe(
-        Layer.provide(Layer.merge(BuildsLive({ perIp: { limit: 1_000, windowSeconds: 60 }, trustProxy: false }), PublicHandlersLive)),
-        Layer.provide(Layer.merge(NoPricesLive, PartnerKeyStandIn)),
+        Layer.provide(
+          Layer.mergeAll(
+            BuildsLive({ perIp: { limit: 1_000, windowSeconds: 60 }, trustProxy: false }),
+            PublicHandlersLive,
+            ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, CohortEventLogLive)))
+          )
+        ),
+        Layer.provide(Layer.mergeAll(NoPricesLive, PartnerKeyStandIn, VaultHistoryLive, Layer.succeed(Simulator, simulatorAt(rpcUrl)))),
         Layer.provide(RateLimiterMemory)
       )
       const server = yield* Layer.build(listenForTest(routes).pipe(Layer.provide(Layer.succeedContext(ingest))))
@@ -107,6 +121,7 @@ describe("builders against the sandbox chain", () => {
       expect(first.status).toBe(200)
       expect(first.body.data.validation.accepted).toBe(true)
       expect(first.body.data.initializesUserAccount).toBe(true)
+      expect(first.body.data.simulation).toBe("simulated")
       expectWellFormedBuild(first.body.data, plain.address, NTBUNDLE_PROGRAM_ID)
       yield* send(plain, first.body.data.transactionBase64)
       const plainShares = yield* waitFor("the plain deposit's shares", () => {
@@ -119,11 +134,35 @@ describe("builders against the sandbox chain", () => {
       const second = yield* build("deposit", { userAddress: attributed.address, amountRaw: "300000000", referrer: builder, requireAttribution: true })
       expect(second.body.data.validation).toEqual({ accepted: true, rejectionReasons: [] })
       expect(second.body.data.attribution).toEqual({ applied: true, referrer: builder })
+      const keyed = { headers: { "x-api-key": TEST_PARTNER_KEY } }
+      const builderGroup = () =>
+        Effect.map(fetchJson(`${url}/v2/referrer/${builder}/summary`, keyed), (summary) => {
+          expect(summary.status).toBe(200)
+          return (summary.body.data.vaults.find((group: { vault: string }) => group.vault === AUTOPILOT) ?? { attributedUsers: 0 }) as {
+            attributedUsers: number
+          }
+        })
+      const summaryBefore = yield* builderGroup()
       yield* send(attributed, second.body.data.transactionBase64)
       yield* waitFor("the attributed position", () => {
         const position = positionOf(attributed.address)
         return position !== null && position.shares > 0n && position.referrer === builder ? position : null
       })
+      // the builder's reporting names the new user: in its users list, and counted in its summary
+      const usersPage = yield* Effect.gen(function*() {
+        for (let i = 0; i < 100; i++) {
+          const page = yield* fetchJson(`${url}/v2/referrer/${builder}/users?vault=${AUTOPILOT}&limit=100`, keyed)
+          expect(page.status).toBe(200)
+          if (page.body.data.users.some((user: { wallet: string }) => user.wallet === attributed.address)) return page
+          yield* stepSlots(sandbox, 1)
+          yield* Effect.sleep(Duration.millis(50))
+        }
+        return yield* Effect.die(new Error("the builder's users list never named the attributed user"))
+      })
+      const listedUser = usersPage.body.data.users.find((user: { wallet: string }) => user.wallet === attributed.address)
+      expect(listedUser).toMatchObject({ vault: AUTOPILOT })
+      const summaryAfter = yield* builderGroup()
+      expect(summaryAfter.attributedUsers).toBe(summaryBefore.attributedUsers + 1)
 
       // a code resolves through the codes table (any case)
       const codes = Context.get(ingest, BuilderCodes)
