@@ -52,6 +52,7 @@ export const ChainSourceLive = (options: ChainSourceOptions) =>
           const out = yield* Queue.bounded<ChainEvent>(8_192)
           const cursor: Cursor = {
             signature: resume.lastSignature,
+            slot: 0,
             needsSnapshot: resume.needsSnapshot,
             delivered: new RecentSignatures(200_000)
           }

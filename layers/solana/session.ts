@@ -30,6 +30,8 @@ export interface SessionOptions {
 export interface Cursor {
   /** Every program transaction up to this one has been delivered. */
   signature: string | null
+  /** The slot of `signature` (0 when unknown, as after a restore). */
+  slot: number
   needsSnapshot: boolean
   readonly delivered: RecentSignatures
 }
@@ -122,7 +124,7 @@ export const runSession = (
       if (cursor.needsSnapshot) yield* snapshot(rpc, options, cursor, out)
       // Updates missed while disconnected are not replayed by anyone: read the watched accounts again.
       else yield* refreshWatched(rpc, options, 0, out)
-      yield* reconcile(rpc, options, cursor, enqueue)
+      yield* reconcile(rpc, options, cursor, enqueue, true)
     })
     yield* Effect.raceFirst(catchUp, Deferred.await(broken))
 
@@ -160,6 +162,7 @@ const snapshot = (rpc: SolanaRpc, options: SessionOptions, cursor: Cursor, out: 
       yield* Queue.offer(out, { _tag: "TransactionsComplete", signature: seam.signature, slot: seam.slot })
     }
     cursor.signature = seam?.signature ?? null
+    cursor.slot = seam?.slot ?? 0
     cursor.needsSnapshot = false
   })
 
@@ -175,13 +178,18 @@ const refreshWatched = (rpc: SolanaRpc, options: SessionOptions, minSlot: number
     return accounts
   })
 
-/** Queues every program transaction after the cursor not delivered yet, then a completion marker. */
-const reconcile = (rpc: SolanaRpc, options: SessionOptions, cursor: Cursor, enqueue: (item: SessionItem) => void) =>
+/**
+ * Queues every program transaction after the cursor not delivered yet, then a completion marker.
+ * `afterConnect`: the marker is queued even when nothing is new, since it is what tells the
+ * projection a new connection has caught up (on a quiet program no other transaction would).
+ */
+const reconcile = (rpc: SolanaRpc, options: SessionOptions, cursor: Cursor, enqueue: (item: SessionItem) => void, afterConnect = false) =>
   Effect.gen(function*() {
     if (cursor.signature === null) {
       const seam = yield* promise("getSignaturesForAddress", () => newestSignature(rpc, options.program))
       if (seam === null) return
       cursor.signature = seam.signature
+      cursor.slot = seam.slot
       enqueue({ _tag: "Transaction", signature: seam.signature })
       enqueue({ _tag: "Complete", ...seam })
       return
@@ -199,6 +207,7 @@ const reconcile = (rpc: SolanaRpc, options: SessionOptions, cursor: Cursor, enqu
     }
     const newest = signatures[signatures.length - 1]
     if (newest !== undefined) enqueue({ _tag: "Complete", ...newest })
+    else if (afterConnect) enqueue({ _tag: "Complete", signature: since, slot: cursor.slot })
   })
 
 const handle = (
@@ -220,6 +229,7 @@ const handle = (
     case "Complete":
       return Effect.sync(() => {
         cursor.signature = item.signature
+        cursor.slot = item.slot
         return { _tag: "TransactionsComplete", signature: item.signature, slot: item.slot } as const
       })
     case "Transaction": {
