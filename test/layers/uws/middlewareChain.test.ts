@@ -1,0 +1,84 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Cause, Context, Effect, Either, Exit, Option } from "effect"
+import { runMiddlewareChain } from "../../../layers/uws/middlewareChain.ts"
+import { settledExit } from "../../../layers/uws/runEffect.ts"
+import type { RequestInfo } from "../../../src/api/handlers.ts"
+import type { MiddlewarePassed, MiddlewareRuntime } from "../../../src/api/middleware.ts"
+
+class First extends Context.Tag("First")<First, string>() {}
+class Second extends Context.Tag("Second")<Second, number>() {}
+
+const request: RequestInfo = { id: "r1", method: "GET", path: "/x", query: "", headers: {}, remoteAddress: "" }
+
+/** A middleware step that records its calls and answers with `outcome`. */
+const stepOf = (calls: Array<string>, name: string, outcome: () => Effect.Effect<MiddlewarePassed, unknown>): MiddlewareRuntime => ({
+  run: () => {
+    calls.push(name)
+    return outcome()
+  }
+})
+
+const passed = (context: Context.Context<never>, header: string): MiddlewarePassed => ({ context, headers: [[header, "1"]] })
+
+describe("runMiddlewareChain", () => {
+  it("steps answering with an Exit: an Exit with both contexts and headers in order, nothing left to run", () => {
+    const calls: Array<string> = []
+    const headers: Array<readonly [string, string]> = []
+    const outcome = runMiddlewareChain([
+      stepOf(calls, "a", () => Exit.succeed(passed(Context.make(First, "one") as Context.Context<never>, "x-a"))),
+      stepOf(calls, "b", () => Exit.succeed(passed(Context.make(Second, 2) as Context.Context<never>, "x-b")))
+    ], request, headers)
+    expect(Exit.isExit(outcome)).toBe(true)
+    const context = Exit.getOrElse(outcome as Exit.Exit<Context.Context<never>, unknown>, () => Context.empty())
+    expect(Context.get(context as Context.Context<First | Second>, First)).toBe("one")
+    expect(Context.get(context as Context.Context<First | Second>, Second)).toBe(2)
+    expect(headers).toEqual([["x-a", "1"], ["x-b", "1"]])
+    expect(calls).toEqual(["a", "b"])
+  })
+
+  it("a refusing step ends the chain at once with its failure; later steps do not run", () => {
+    const calls: Array<string> = []
+    const outcome = runMiddlewareChain([
+      stepOf(calls, "a", () => Exit.fail("no key")),
+      stepOf(calls, "b", () => Exit.succeed(passed(Context.empty(), "x-b")))
+    ], request, [])
+    expect(Exit.isExit(outcome) && Exit.isFailure(outcome) && Option.getOrNull(Cause.failureOption(outcome.cause))).toBe("no key")
+    expect(calls).toEqual(["a"])
+  })
+
+  it("a step that throws becomes a defect, not an exception out of the uWS handler", () => {
+    const outcome = runMiddlewareChain([{ run: () => { throw new Error("bug") } }], request, [])
+    expect(Exit.isExit(outcome) && Exit.isFailure(outcome) && Cause.isDie(outcome.cause)).toBe(true)
+  })
+
+  it.live("from the first step needing a fiber on, the rest is an effect: same contexts, headers, order", () =>
+    Effect.gen(function*() {
+      const calls: Array<string> = []
+      const headers: Array<readonly [string, string]> = []
+      const chain = runMiddlewareChain([
+        stepOf(calls, "sync", () => Exit.succeed(passed(Context.make(First, "one") as Context.Context<never>, "x-a"))),
+        stepOf(calls, "async", () => Effect.as(Effect.sleep("1 millis"), passed(Context.make(Second, 2) as Context.Context<never>, "x-b"))),
+        stepOf(calls, "after", () => Exit.succeed(passed(Context.empty(), "x-c")))
+      ], request, headers)
+      expect(Exit.isExit(chain)).toBe(false)
+      expect(calls).toEqual(["sync", "async"])
+      const context = (yield* chain) as Context.Context<First | Second>
+      expect(Context.get(context, First)).toBe("one")
+      expect(Context.get(context, Second)).toBe(2)
+      expect(headers).toEqual([["x-a", "1"], ["x-b", "1"], ["x-c", "1"]])
+      expect(calls).toEqual(["sync", "async", "after"])
+    }))
+})
+
+describe("settledExit", () => {
+  it("reads values (Exit, Either) without running them; anything else is left to a fiber", () => {
+    expect(settledExit(Effect.succeed(1))).toEqual(Exit.succeed(1))
+    expect(settledExit(Either.right(2))).toEqual(Exit.succeed(2))
+    expect(settledExit(Either.left("bad"))).toEqual(Exit.fail("bad"))
+    expect(settledExit(Exit.fail("no"))).toEqual(Exit.fail("no"))
+    let ran = false
+    expect(settledExit(Effect.sync(() => (ran = true)))).toBeUndefined()
+    expect(settledExit(Effect.map(Effect.succeed(1), (n) => n + 1))).toBeUndefined()
+    expect(ran).toBe(false)
+  })
+})
