@@ -2,7 +2,7 @@ import { Context, Effect, Option } from "effect"
 import { type Quota, RateLimiter } from "../../../services/RateLimiter.ts"
 import { RateLimited } from "../errors.ts"
 import { implementMiddleware, middlewareImplementationTag } from "../middleware.ts"
-import { PartnerKey } from "../security/PartnerKey.ts"
+import { AuthenticatedPartner, PartnerKey } from "../security/PartnerKey.ts"
 import { BuildMeter } from "./BuildMeter.ts"
 import { clientIpOf } from "./clientIp.ts"
 
@@ -36,7 +36,16 @@ export const BuildMeterLive = (options: BuildMeterOptions) =>
       const keyed = Context.getOption(context, middlewareImplementationTag(PartnerKey))
       if (Option.isSome(keyed) && hasKey(request.headers)) {
         const outcome = yield* Effect.either(keyed.value.run(request))
-        if (outcome._tag === "Right") return { headers: outcome.right.headers }
+        if (outcome._tag === "Right") {
+          // the partner is named in the logs (spec §5): never the key, only its id and name
+          const partner = Context.getOption(outcome.right.context, AuthenticatedPartner)
+          if (Option.isSome(partner)) {
+            yield* Effect.logInfo("build metered on a partner key").pipe(
+              Effect.annotateLogs({ requestId: request.id, partnerKeyId: partner.value.keyId, partnerName: partner.value.name })
+            )
+          }
+          return { headers: outcome.right.headers }
+        }
         if (outcome.left instanceof RateLimited) return yield* Effect.fail(outcome.left)
       }
       const limiter = yield* RateLimiter
