@@ -16,10 +16,12 @@ import {
   statusFrame,
   subscribedFrame,
   unsubscribedFrame,
-  updateFrame
+  updateFrame,
+  updateFrameAround
 } from "../../src/ws/protocol.ts"
 import { dataTopicValue, statusValue } from "../../src/ws/snapshots.ts"
 import { TopicBook } from "../../src/ws/topicBook.ts"
+import type { ProjectionState } from "../../src/domain/projection/state.ts"
 import { isDataTopic, parseTopic, type Topic } from "../../src/ws/topics.ts"
 
 /** What uWS keeps per socket. */
@@ -187,6 +189,8 @@ export class WsHub {
       return true
     }
     ws.subscribe(topic.name)
+    // Before the topic's first update, its followers have this value: the baseline updates differ from.
+    if (this.book.lastData(topic.name) === undefined) this.book.recordData(topic.name, JSON.stringify(value.right.data))
     ws.send(subscribedFrame(id, topic.name, this.book.currentSeq(topic.name), value.right.asOf, value.right.data))
     return true
   }
@@ -202,26 +206,46 @@ export class WsHub {
     })
   }
 
-  /** One fan-out round: each topic's update encoded once and published to its followers. */
-  publishUpdates(topics: ReadonlySet<string>): void {
-    if (!this.#live || topics.size === 0) return
+  /**
+   * One fan-out round: each topic whose value differs from its last update is encoded once and
+   * published to its followers (a change that leaves a topic's value as it was sends nothing).
+   */
+  publishUpdates(topics: Iterable<string>): void {
+    if (!this.#live) return
     this.projection.readSync((state) => {
       for (const name of topics) {
-        const topic = parseTopic(name)
-        if (topic === null || !this.book.isFollowed(name)) continue
-        const value = dataTopicValue(state, topic, this.priceOf)
-        if (value === undefined) continue
-        if (topic.kind === "slots") {
-          // Several account updates often land in one slot: `slots` moves only when the slot does.
-          if (state.asOf?.slot === this.#lastSlotSent) continue
-          this.#lastSlotSent = state.asOf?.slot ?? null
-        }
-        const frame = updateFrame(name, this.book.nextSeq(name), value.asOf, value.data)
-        this.app.publish(name, frame)
-        this.onPublish?.(name, frame)
+        const topic = this.book.topic(name)
+        if (topic !== undefined) this.#publishIfChanged(state, topic)
       }
     })
     this.checkBackpressure()
+  }
+
+  #publishIfChanged(state: ProjectionState, topic: Topic): void {
+    const value = dataTopicValue(state, topic, this.priceOf)
+    if (value === undefined) return
+    const json = JSON.stringify(value.data)
+    if (json === this.book.lastData(topic.name)) return
+    this.book.recordData(topic.name, json)
+    const frame = updateFrameAround(topic.name, this.book.nextSeq(topic.name), value.asOf, json)
+    this.app.publish(topic.name, frame)
+    this.onPublish?.(topic.name, frame)
+  }
+
+  /**
+   * At each newer slot, the followed values that depend on chain time without any account changing
+   * (a vault's oracle age, a position's fee estimate): published when they differ, so that a topic's
+   * last update always equals the REST read.
+   */
+  #refreshOnSlot(status: ProjectionStatus): void {
+    const slot = status.asOf?.slot
+    if (!this.#live || slot === undefined || slot === this.#lastRefreshSlot) return
+    this.#lastRefreshSlot = slot
+    this.projection.readSync((state) => {
+      for (const topic of this.book.topics()) {
+        if (topic.kind === "vault" || topic.kind === "user" || topic.kind === "referrer") this.#publishIfChanged(state, topic)
+      }
+    })
   }
 
   statusChanged(status: ProjectionStatus): void {
@@ -239,11 +263,12 @@ export class WsHub {
     } else if (wasLive && !this.#live) {
       for (const ws of this.#sockets) this.#hold(ws)
     }
+    this.#refreshOnSlot(status)
     this.checkBackpressure()
   }
 
   #lastPhase: string | null = null
-  #lastSlotSent: number | null = null
+  #lastRefreshSlot: number | null = null
 
   #hold(ws: Socket): void {
     const connection = ws.getUserData()

@@ -105,6 +105,10 @@ export const subscribedFrame = (id: unknown, topic: string, seq: number, asOf: u
 export const updateFrame = (topic: string, seq: number, asOf: unknown, data: unknown): string =>
   JSON.stringify({ type: "update", topic, seq, asOf, data })
 
+/** The same frame, around data already encoded as JSON (the hub compares it with the last one sent). */
+export const updateFrameAround = (topic: string, seq: number, asOf: unknown, dataJson: string): string =>
+  `{"type":"update","topic":${JSON.stringify(topic)},"seq":${seq},"asOf":${JSON.stringify(asOf)},"data":${dataJson}}`
+
 export const unsubscribedFrame = (id: unknown, topics: ReadonlyArray<string>): string =>
   JSON.stringify({ type: "unsubscribed", id, topics })
 

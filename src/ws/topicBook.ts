@@ -2,18 +2,22 @@ import type { Topic } from "./topics.ts"
 
 /**
  * Server-side bookkeeping of the followed topics: how many connections follow each one, the
- * per-topic sequence number (shared by every follower, since an update is encoded once), and which
- * `user:` topics follow each vault (a vault change moves the value of every position in it).
+ * per-topic sequence number (shared by every follower, since an update is encoded once), the data
+ * last published (an update goes out only when the value differs), and which `user:` topics follow
+ * each vault (a vault change moves the value of every position in it).
  */
 export class TopicBook {
   readonly #followers = new Map<string, number>()
+  readonly #topics = new Map<string, Topic>()
   readonly #seq = new Map<string, number>()
+  readonly #lastData = new Map<string, string>()
   readonly #userTopicsByVault = new Map<string, Set<string>>()
   readonly #referrerTopics = new Set<string>()
 
   follow(topic: Topic): void {
     const count = this.#followers.get(topic.name) ?? 0
     this.#followers.set(topic.name, count + 1)
+    if (count === 0) this.#topics.set(topic.name, topic)
     if (count === 0 && topic.kind === "referrer") this.#referrerTopics.add(topic.name)
     if (count === 0 && topic.kind === "user") {
       let topics = this.#userTopicsByVault.get(topic.vault)
@@ -30,7 +34,9 @@ export class TopicBook {
     }
     // Nobody follows it any more: forget its sequence too (a new follower starts a new baseline).
     this.#followers.delete(topic.name)
+    this.#topics.delete(topic.name)
     this.#seq.delete(topic.name)
+    this.#lastData.delete(topic.name)
     this.#referrerTopics.delete(topic.name)
     if (topic.kind === "user") {
       const topics = this.#userTopicsByVault.get(topic.vault)
@@ -41,6 +47,25 @@ export class TopicBook {
 
   isFollowed(name: string): boolean {
     return this.#followers.has(name)
+  }
+
+  /** The followed topic of that name (undefined when nobody follows it). */
+  topic(name: string): Topic | undefined {
+    return this.#topics.get(name)
+  }
+
+  /** Every followed topic. */
+  topics(): IterableIterator<Topic> {
+    return this.#topics.values()
+  }
+
+  /** The JSON of the data last published on the topic (undefined before its first update). */
+  lastData(name: string): string | undefined {
+    return this.#lastData.get(name)
+  }
+
+  recordData(name: string, json: string): void {
+    this.#lastData.set(name, json)
   }
 
   currentSeq(name: string): number {

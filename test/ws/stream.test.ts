@@ -243,8 +243,42 @@ describe("/v2/stream builder summaries", () => {
         expect(update.data).toEqual(rest.data)
         expect(update.asOf).toEqual(rest.asOf)
 
+        // A vault change that leaves the summary as it was sends nothing; one that moves it (the share price) does.
         yield* control.publish({ slot: 1_002, version: 2, changes: [{ _tag: "VaultChanged", vault: VAULT }] })
-        expect(yield* client.next).toMatchObject({ type: "update", topic, seq: 2 })
+        expect(yield* client.nothingWithin(100)).toBe(true)
+        fixture.vault(VAULT, { bundle: { ...bundle(1_100_000_000n), bundleUnderlyingBalance: 9_000_000_000n }, oracle })
+        putReferrer(fixture.state, VAULT, BUILDER, { accruedMfeeShares: 2_000_000n })
+        yield* control.publish({ slot: 1_003, version: 3, changes: [{ _tag: "VaultChanged", vault: VAULT }] })
+        const moved = yield* client.next
+        expect(moved).toMatchObject({ type: "update", topic, seq: 2 })
+        expect(moved.data.vaults[0].claimable).not.toEqual(update.data.vaults[0].claimable)
+      }))
+  })
+})
+
+describe("/v2/stream values that move with chain time", () => {
+  const fixture = makeFixture()
+  layer(streamGatewayForTest({ state: fixture.state, initial: liveStatus(1_000) }), { excludeTestServices: true })((it) => {
+    it.scoped("a newer slot with no account change still updates a value derived from chain time (the oracle's age), once", () =>
+      Effect.gen(function*() {
+        const control = yield* ProjectionControl
+        const client = yield* connect()
+        const topic = `vault:${VAULT}`
+        client.send({ op: "subscribe", id: 1, topics: [topic] })
+        const snapshot = yield* client.next
+        expect(snapshot).toMatchObject({ type: "subscribed", topic, seq: 0 })
+        fixture.state.asOf = { slot: 1_005, blockTime: 1_800_000_010 }
+        yield* control.setStatus(liveStatus(1_005))
+        const update = yield* client.next
+        expect(update).toMatchObject({ type: "update", topic, seq: 1, asOf: { slot: 1_005, blockTime: 1_800_000_010 } })
+        expect(update.data.oracleAgeSeconds).toBe(snapshot.data.oracleAgeSeconds + 10)
+        const rest = yield* restRead(`/v2/vault/${VAULT}`)
+        expect(update.data).toEqual(rest.data)
+        // Another status at the same slot, or a newer slot in the same second: the value is the same, nothing is sent.
+        yield* control.setStatus(liveStatus(1_005, { lagSlots: 7 }))
+        fixture.state.asOf = { slot: 1_006, blockTime: 1_800_000_010 }
+        yield* control.setStatus(liveStatus(1_006))
+        expect(yield* client.nothingWithin(150)).toBe(true)
       }))
   })
 })
