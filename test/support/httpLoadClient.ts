@@ -77,7 +77,15 @@ const connect = (port: number): Promise<net.Socket> =>
     socket.once("error", reject)
   })
 
-const requestBytes = (path: string) => Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n`)
+/** Extra request headers (e.g. `x-api-key`), the same on every request. */
+export type RequestHeaders = Readonly<Record<string, string>>
+
+const requestBytes = (path: string, headers: RequestHeaders = {}) =>
+  Buffer.from(
+    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n${
+      Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("")
+    }\r\n`
+  )
 
 /** Closed loop: as many requests as the server answers, `connections` x `pipeline` in flight. */
 export const measureThroughput = async (options: {
@@ -86,8 +94,9 @@ export const measureThroughput = async (options: {
   readonly connections: number
   readonly pipeline: number
   readonly durationMs: number
+  readonly headers?: RequestHeaders
 }): Promise<ThroughputResult> => {
-  const request = requestBytes(options.path)
+  const request = requestBytes(options.path, options.headers)
   const batch = Buffer.concat(Array.from({ length: options.pipeline }, () => request))
   const sockets = await Promise.all(Array.from({ length: options.connections }, () => connect(options.port)))
   let responses = 0
@@ -131,8 +140,9 @@ export const measureLatency = async (options: {
   readonly connections: number
   readonly ratePerSecond: number
   readonly durationMs: number
+  readonly headers?: RequestHeaders
 }): Promise<LatencyResult> => {
-  const request = requestBytes(options.path)
+  const request = requestBytes(options.path, options.headers)
   const sockets = await Promise.all(Array.from({ length: options.connections }, () => connect(options.port)))
   const connections: Array<Connection> = sockets.map((socket) => ({
     socket,
