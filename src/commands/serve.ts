@@ -27,7 +27,8 @@ import { IngestionLive } from "./ingestion.ts"
 import { keysConfig } from "../configKeys.ts"
 import { PartnerAuthLive, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
 import { BuildsLive } from "../api/builds/BuildsLive.ts"
-import { buildMeterConfig } from "../api/builds/buildConfig.ts"
+import { buildMeterConfig, buildSimulationConfig } from "../api/builds/buildConfig.ts"
+import { PublishSimulator, SimulatorFromHandoff, SimulatorHandoffLive } from "../../layers/solana/SimulatorHandoff.ts"
 import { PublicHandlersLive } from "../api/public/PublicHandlers.ts"
 import { BuilderCodesLive } from "../../layers/postgres/BuilderCodesLive.ts"
 import { SandboxCodesSeed } from "../../layers/postgres/SandboxCodesSeed.ts"
@@ -44,7 +45,7 @@ Runs the gateway. Configuration comes from the environment (see the README):
   HOST, PORT, DATABASE_URL, RPC_URL, RPC_WS_URL, CLUSTER, PROGRAM_ID, DATA_DIR, LOG_LEVEL,
   LOG_FORMAT, CHECKPOINT_SECONDS, MAX_LAG_SLOTS, HISTORY_SINCE and, without RPC_URL, SANDBOX_SEED,
   SANDBOX_USERS, SANDBOX_BUILDERS, SANDBOX_ACTIVITY, SANDBOX_HISTORY_DAYS, SANDBOX_SLOT_MS,
-  SANDBOX_RPC_PORT, SANDBOX_PARTNER_KEY, KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS, BUILD_RATE_LIMIT, BUILD_RATE_WINDOW_SECONDS, TRUST_PROXY,
+  SANDBOX_RPC_PORT, SANDBOX_PARTNER_KEY, KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS, BUILD_RATE_LIMIT, BUILD_RATE_WINDOW_SECONDS, TRUST_PROXY, BUILD_SIMULATION,
   WS_MAX_TOPICS, WS_MAX_CONNECTIONS_PER_KEY, WS_MAX_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS,
   WS_BACKPRESSURE_BYTES, WS_CLOSE_ABOVE_BYTES, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS
 `
@@ -62,7 +63,7 @@ export const serve: Command = {
     const config = await Effect.runPromise(
       Effect.either(
         Effect.flatMap(appConfig, (app) =>
-          Effect.map(Effect.all([ingestConfig(app.cluster), sandboxConfig, buildMeterConfig, priceConfig]), ([ingest, sandbox, buildMeter, pricing]) => ({ app, ingest, sandbox, buildMeter, pricing }))
+          Effect.map(Effect.all([ingestConfig(app.cluster), sandboxConfig, buildMeterConfig, priceConfig, buildSimulationConfig]), ([ingest, sandbox, buildMeter, pricing, buildSimulation]) => ({ app, ingest, sandbox, buildMeter, pricing, buildSimulation }))
         )
       )
     )
@@ -70,17 +71,24 @@ export const serve: Command = {
       process.stderr.write(`vault-gateway: ${describeConfigError(config.left)}\n`)
       return EXIT_USAGE
     }
-    const { app: appSettings, ingest, sandbox, buildMeter, pricing } = config.right
+    const { app: appSettings, ingest, sandbox, buildMeter, pricing, buildSimulation } = config.right
     // The sandbox hosts its own feed accounts (at the addresses mainnet's feeds have).
     const priceFeeds = resolvePriceFeeds(appSettings.cluster, pricing.overrides, sandboxPriceFeedMap())
     const { host, port, databaseUrl, dataDir } = appSettings
     const database = DatabaseLive({ url: databaseUrl, dataDir })
     // on the in-process sandbox (no RPC_URL), each scenario builder gets a code
-    const chainExtras = Option.isNone(appSettings.rpcUrl) ? Layer.merge(PublishChainBuildServices, SandboxCodesSeed) : PublishChainBuildServices
+    const chainBuild = buildSimulation ? Layer.merge(PublishChainBuildServices, PublishSimulator()) : PublishChainBuildServices
+    const chainExtras = Option.isNone(appSettings.rpcUrl) ? Layer.merge(chainBuild, SandboxCodesSeed) : chainBuild
     const ingestion = chainExtras.pipe(Layer.provideMerge(IngestionLive(appSettings, ingest, sandbox, [...priceFeeds.values()])))
     const projection = ProjectionInBackground(ingestion).pipe(Layer.provide(database))
     const prices = PricesLive({ feeds: priceFeeds, maxAgeSeconds: pricing.maxAgeSeconds }).pipe(Layer.provide(projection))
-    const buildServices = Layer.mergeAll(ChainBuildServicesFromHandoff, BuilderCodesLive.pipe(Layer.provide(database)), RateLimiterMemory)
+    // BUILD_SIMULATION=false: no Simulator, builds keep the per-instruction estimate
+    const buildServices = Layer.mergeAll(
+      ChainBuildServicesFromHandoff,
+      buildSimulation ? SimulatorFromHandoff : Layer.empty,
+      BuilderCodesLive.pipe(Layer.provide(database)),
+      RateLimiterMemory
+    )
     const keySettings = await Effect.runPromise(Effect.either(keysConfig(appSettings.cluster)))
     if (Either.isLeft(keySettings)) {
       process.stderr.write(`vault-gateway: ${describeConfigError(keySettings.left)}\n`)
@@ -105,6 +113,6 @@ export const serve: Command = {
     )
     // Listen only once every route is registered.
     const http = HttpListenerLive({ host, port }).pipe(Layer.provide(routes), Layer.provideMerge(HttpServerLive))
-    return runMain(Layer.launch(http.pipe(Layer.provide(ChainBuildHandoffLive))).pipe(Effect.provide(LoggingLive(appSettings))))
+    return runMain(Layer.launch(http.pipe(Layer.provide(Layer.merge(ChainBuildHandoffLive, SimulatorHandoffLive)))).pipe(Effect.provide(LoggingLive(appSettings))))
   }
 }
