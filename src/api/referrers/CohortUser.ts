@@ -7,7 +7,7 @@ import { valuationOf } from "../../domain/vaultValuation.ts"
 import { assetsFromShares } from "../../ntbundle/math.ts"
 import { Amount, amount, TokenQuantity, tokenQuantity } from "../amounts.ts"
 import { Address } from "../schemas.ts"
-import { decodePosition } from "../users/positionOf.ts"
+import { readCohortFields } from "../../domain/reporting/cohortFields.ts"
 import { assetOf } from "../vaults/toVaultRecord.ts"
 
 /**
@@ -68,14 +68,14 @@ export const toCohortUser = (
   binding: Binding | "backfilling" | "not_in_history"
 ): CohortUser | null => {
   const view = state.vaults.get(member.vault)
-  const position = decodePosition(state, member.position, member.vault)
-  if (view === undefined || position === null) return null
+  const raw = state.accounts.get(member.position)
+  const account = raw?.kind === "UserBundleAccount" ? readCohortFields(raw.data) : null
+  if (view === undefined || account === null) return null
   const asset = assetOf(view)
   const valuation = valuationOf(view)
-  const { account } = position
   return {
     position: member.position as Address,
-    wallet: account.owner,
+    wallet: account.owner as Address,
     vault: member.vault as Address,
     shares: tokenQuantity(account.shares, asset.decimals),
     value: valuation === null ? null : amount(assetsFromShares(valuation, account.shares), asset.decimals, priceOf(asset.mint)?.usd ?? null),
