@@ -1,6 +1,6 @@
 import { getAddressEncoder, type Address, type ProgramDerivedAddress } from "@solana/kit"
-import { decodeBase58Bytes32 } from "./base58.ts"
 import { GenerationalCache } from "../generationalCache.ts"
+import { addressBytesOf } from "./addressBytes.ts"
 import { findProgramAddress } from "./programAddress.ts"
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./programs.ts"
 
@@ -9,11 +9,8 @@ import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./programs.ts"
 
 const addressEncoder = getAddressEncoder()
 
-const addressBytesCache = new GenerationalCache<Address, Uint8Array>(50_000)
-
 /** The 32 bytes of an address (memoised and shared: never mutate). Kit's encoder names a malformed one. */
-const addressBytes = (value: Address): Uint8Array =>
-  addressBytesCache.getOrCompute(value, () => decodeBase58Bytes32(value) ?? new Uint8Array(addressEncoder.encode(value)))
+const addressBytes = (value: Address): Uint8Array => addressBytesOf(value) ?? new Uint8Array(addressEncoder.encode(value))
 
 /** `findProgramAddress` with the program first, as kit orders its inputs. */
 export const findProgramAddressSync = (program: Address, seeds: ReadonlyArray<Uint8Array>): ProgramDerivedAddress =>
@@ -114,7 +111,13 @@ export interface BundleDerivedAccounts {
   readonly bundleAssetTokenAccount: Address
 }
 
-export const deriveBundleAccounts = (program: Address, bundle: Address, mint: Address): BundleDerivedAccounts => {
+const bundleAccountsCache = new GenerationalCache<string, BundleDerivedAccounts>(10_000)
+
+/** Memoised as a whole: every build for a vault needs all six. */
+export const deriveBundleAccounts = (program: Address, bundle: Address, mint: Address): BundleDerivedAccounts =>
+  bundleAccountsCache.getOrCompute(`${program}/${bundle}/${mint}`, () => deriveBundleAccountsOnce(program, bundle, mint))
+
+const deriveBundleAccountsOnce = (program: Address, bundle: Address, mint: Address): BundleDerivedAccounts => {
   const [pendingBundleAssetAuthority] = findPendingBundleAssetAuthorityPda(program, bundle)
   const [bundleAssetAuthority] = findBundleAssetAuthorityPda(program, bundle)
   return {

@@ -2,25 +2,23 @@
 // uses WebCrypto): one implementation for the transaction builders, the projection and the
 // sandbox runtime. address = sha256(seeds ‖ program ‖ "ProgramDerivedAddress"), valid only when
 // it is not an ed25519 point.
-import { createHash, type Hash } from "node:crypto"
+import { hash } from "node:crypto"
 import type { Address, ProgramDerivedAddress, ProgramDerivedAddressBump } from "@solana/kit"
-import { GenerationalCache } from "../generationalCache.ts"
-import { addressFromBytes, decodeBase58Bytes32 } from "./base58.ts"
+import { addressBytesOf, rememberAddressBytes } from "./addressBytes.ts"
+import { addressFromBytes } from "./base58.ts"
 import { isOnEd25519Curve } from "./ed25519.ts"
 
 const MAX_SEED_LENGTH = 32
 const MAX_SEEDS = 16
 const PDA_MARKER = new TextEncoder().encode("ProgramDerivedAddress")
 
-const programBytesCache = new GenerationalCache<string, Uint8Array>(1_000)
+const invalidProgram = (program: string): never => {
+  throw new RangeError(`not a base58 32-byte address: ${program.slice(0, 60)}`)
+}
 
 /** The 32 bytes of a program id (memoised and shared: never mutate). Throws RangeError on bad text. */
 export const programIdBytes = (program: string): Uint8Array =>
-  programBytesCache.getOrCompute(program, () => {
-    const bytes = decodeBase58Bytes32(program)
-    if (bytes === null) throw new RangeError(`not a base58 32-byte address: ${program.slice(0, 60)}`)
-    return bytes
-  })
+  addressBytesOf(program) ?? invalidProgram(program)
 
 const checkSeeds = (seeds: ReadonlyArray<Uint8Array>, limit: number): boolean => {
   if (seeds.length > limit) return false
@@ -28,28 +26,39 @@ const checkSeeds = (seeds: ReadonlyArray<Uint8Array>, limit: number): boolean =>
   return true
 }
 
-const hashSeeds = (seeds: ReadonlyArray<Uint8Array>): Hash => {
-  const hash = createHash("sha256")
-  for (const seed of seeds) hash.update(seed)
-  return hash
-}
+// The hash input (seeds ‖ bump ‖ program ‖ marker) is laid out once in a scratch buffer and
+// hashed in one call per bump: no Hash objects to create, copy and collect.
+const scratch = new Uint8Array(MAX_SEEDS * MAX_SEED_LENGTH + 32 + PDA_MARKER.length)
 
-const bumpByte = new Uint8Array(1)
+/** Writes the seeds, then room for `extra` bytes, then program and marker; returns where the extra bytes go. */
+const layOut = (seeds: ReadonlyArray<Uint8Array>, extra: number, program: Uint8Array): { readonly at: number; readonly end: number } => {
+  let at = 0
+  for (const seed of seeds) {
+    scratch.set(seed, at)
+    at += seed.length
+  }
+  const extraAt = at
+  at += extra
+  scratch.set(program, at)
+  at += program.length
+  scratch.set(PDA_MARKER, at)
+  return { at: extraAt, end: at + PDA_MARKER.length }
+}
 
 /**
  * Solana's `find_program_address` on bytes: the first bump from 255 down to 1 whose address is
- * off the curve. Writes the 32 address bytes into `out` and returns the bump. The seeds are hashed
- * once; each bump continues from a copy of that state. Throws RangeError on seeds the runtime
- * rejects (more than 15 besides the bump, or one longer than 32 bytes).
+ * off the curve. Writes the 32 address bytes into `out` and returns the bump. Throws RangeError
+ * on seeds the runtime rejects (more than 15 besides the bump, or one longer than 32 bytes).
  */
 export const findProgramAddressInto = (seeds: ReadonlyArray<Uint8Array>, program: Uint8Array, out: Uint8Array): number => {
   if (!checkSeeds(seeds, MAX_SEEDS - 1)) {
     throw new RangeError(`at most ${MAX_SEEDS - 1} seeds of at most ${MAX_SEED_LENGTH} bytes besides the bump`)
   }
-  const prefix = hashSeeds(seeds)
+  const { at, end } = layOut(seeds, 1, program)
+  const input = scratch.subarray(0, end)
   for (let bump = 255; bump >= 1; bump--) {
-    bumpByte[0] = bump
-    const digest = prefix.copy().update(bumpByte).update(program).update(PDA_MARKER).digest()
+    scratch[at] = bump
+    const digest = hash("sha256", input, "buffer")
     if (!isOnEd25519Curve(digest)) {
       out.set(digest)
       return bump
@@ -62,12 +71,15 @@ export const findProgramAddressInto = (seeds: ReadonlyArray<Uint8Array>, program
 export const findProgramAddress = (seeds: ReadonlyArray<Uint8Array>, program: string): ProgramDerivedAddress => {
   const out = new Uint8Array(32)
   const bump = findProgramAddressInto(seeds, programIdBytes(program), out)
-  return [addressFromBytes(out), bump as ProgramDerivedAddressBump]
+  const address = addressFromBytes(out)
+  rememberAddressBytes(address, out)
+  return [address, bump as ProgramDerivedAddressBump]
 }
 
 /** `create_program_address` (the bump is among the seeds): undefined for invalid seeds or an on-curve hash. */
 export const createProgramAddress = (seeds: ReadonlyArray<Uint8Array>, program: string): Address | undefined => {
   if (!checkSeeds(seeds, MAX_SEEDS)) return undefined
-  const digest = hashSeeds(seeds).update(programIdBytes(program)).update(PDA_MARKER).digest()
+  const { end } = layOut(seeds, 0, programIdBytes(program))
+  const digest = hash("sha256", scratch.subarray(0, end), "buffer")
   return isOnEd25519Curve(digest) ? undefined : addressFromBytes(digest)
 }

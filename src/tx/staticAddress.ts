@@ -1,4 +1,4 @@
-import { decodeBase58Bytes32 } from "../ntbundle/base58.ts"
+import { addressBytesOf } from "../ntbundle/addressBytes.ts"
 import { GenerationalCache } from "../generationalCache.ts"
 
 /** What compiling needs to know about one account address: its 32 bytes and where it sorts. */
@@ -39,7 +39,7 @@ const cache = new GenerationalCache<string, StaticAddress>(100_000)
 export const staticAddress = (address: string): StaticAddress => {
   const cached = cache.get(address)
   if (cached !== undefined) return cached
-  const bytes = decodeBase58Bytes32(address)
+  const bytes = addressBytesOf(address)
   if (bytes === null) throw new InvalidAddress(address)
   const entry: StaticAddress = { bytes, sortKey: kitSortKey(address) }
   cache.set(address, entry)
