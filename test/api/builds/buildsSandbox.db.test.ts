@@ -7,6 +7,8 @@ import { BuilderCodesLive } from "../../../layers/postgres/BuilderCodesLive.ts"
 import { CohortEventLogLive } from "../../../layers/postgres/CohortEventLogLive.ts"
 import { VaultHistoryLive } from "../../../layers/postgres/VaultHistoryLive.ts"
 import { ReferrersApi } from "../../../src/api/referrers/ReferrersApi.ts"
+import { UsersApi } from "../../../src/api/users/UsersApi.ts"
+import { UsersHandlersLive } from "../../../src/api/users/UsersHandlers.ts"
 import { ReferrersHandlersLive } from "../../../src/api/referrers/ReferrersHandlers.ts"
 import { ReferrerPayoutsPostgres } from "../../../src/domain/reporting/ReferrerPayoutsPostgres.ts"
 import { BlockhashLive } from "../../../layers/solana/BlockhashLive.ts"
@@ -43,6 +45,7 @@ const BuildsOnlyApi = HttpApi.make("vault-gateway")
   .add(LegacyBuildsApi)
   .add(PublicApi)
   .add(ReferrersApi)
+  .add(UsersApi)
   .addError(BadRequestResponse)
   .addError(UriTooLongResponse)
   .addError(HeadersTooLargeResponse)
@@ -90,6 +93,7 @@ describe("builders against the sandbox chain", () => {
           Layer.mergeAll(
             BuildsLive({ perIp: { limit: 1_000, windowSeconds: 60 }, trustProxy: false }),
             PublicHandlersLive,
+            UsersHandlersLive,
             ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, CohortEventLogLive)))
           )
         ),
@@ -129,6 +133,12 @@ describe("builders against the sandbox chain", () => {
         return position !== null && position.shares > 0n ? position.shares : null
       })
       expect(plainShares).toBeGreaterThan(0n)
+      // and the user's balance read shows them
+      const balance = yield* fetchJson(`${url}/v2/vault/${AUTOPILOT}/user/${plain.address}/balance`, {
+        headers: { "x-api-key": TEST_PARTNER_KEY }
+      })
+      expect(balance.status).toBe(200)
+      expect(balance.body.data.shares.raw).toBe(plainShares.toString())
 
       // an attributed first deposit binds the user to the builder
       const second = yield* build("deposit", { userAddress: attributed.address, amountRaw: "300000000", referrer: builder, requireAttribution: true })
