@@ -10,7 +10,11 @@ interface Position {
   referrer: string | null
   shares: bigint
   pendingDeposit: bigint
-  pendingWithdrawShares: bigint
+  /** The slot of the last deposit request, and the pending deposit before that slot's requests. */
+  depositSlot: number
+  pendingBeforeSlot: bigint
+  /** Shares of withdrawal requests not redeemed yet (normally at most one). */
+  pendingWithdrawals: Array<bigint>
 }
 
 interface VaultDay {
@@ -55,8 +59,11 @@ const narrow = <A>(candidates: ReadonlyArray<A>, keep: (candidate: A) => boolean
  * Assumptions where the program is not known (facts §13, §14), all matching the sandbox's model:
  * - `Allocated` and `Redeemed` name no user. The position is found among the vault's positions
  *   with a pending deposit equal to `net_amount` (processing allocates the whole pending deposit) or
- *   pending withdrawal shares equal to `user_shares_before - user_shares_after`; ties are broken by
- *   the user's last known shares, then by the builder counter the event reports, then by event order.
+ *   a pending withdrawal of `user_shares_before - user_shares_after` shares; ties are broken by the
+ *   user's last known shares, then by the builder counter the event reports, then by event order.
+ *   Because the order inside a slot is unknown, a request of the same slot may be listed before the
+ *   processing it followed (matched on the pending amount before the slot), or after the processing
+ *   it preceded (the processing waits for the end of the slot).
  * - `request_withdrawal` moves the shares out of the position at request time (the pending shares
  *   are no longer counted in the cohort's shares).
  * - A position's builder is set once (`UserReferrerSet`) and the binding ends with
@@ -73,8 +80,13 @@ export class HistoryReplay {
   private readonly pendingDeposits = new Map<string, Set<Position>>()
   private readonly pendingWithdrawals = new Map<string, Set<Position>>()
   private openDay: string | null = null
+  /** The slot being applied, and its allocations/redemptions that matched no position yet. */
+  private slot: number | null = null
+  private deferred: Array<LoggedEvent> = []
   /** Events whose position could not be found (diagnostics; their vault figures still count). */
   unattributed = 0
+  /** The first few of them, `name signature#index`, for the log. */
+  readonly unattributedSamples: Array<string> = []
 
   /** `liveSince`: chain time (unix seconds) the gateway first served live; earlier days are reconstructed. */
   constructor(private readonly liveSince: number) {}
@@ -86,6 +98,11 @@ export class HistoryReplay {
 
   /** Closes every open day that ends at or before `unixSeconds`; their rows, oldest first. */
   closeBefore(unixSeconds: number): Array<DayRows> {
+    this.settleDeferred()
+    return this.closeDays(unixSeconds)
+  }
+
+  private closeDays(unixSeconds: number): Array<DayRows> {
     const closed: Array<DayRows> = []
     while (this.openDay !== null && utcDayEnd(this.openDay) <= unixSeconds) {
       closed.push(this.rowsOf(this.openDay, null))
@@ -97,7 +114,11 @@ export class HistoryReplay {
 
   /** Applies one event (in chain order); returns the days its time closed. */
   apply(event: LoggedEvent): Array<DayRows> {
-    const closed = this.closeBefore(event.blockTime)
+    if (event.slot !== this.slot) {
+      this.settleDeferred()
+      this.slot = event.slot
+    }
+    const closed = this.closeDays(event.blockTime)
     if (this.openDay === null) this.openDay = utcDayOf(event.blockTime)
     this.applyToState(event)
     return closed
@@ -105,6 +126,7 @@ export class HistoryReplay {
 
   /** The open day's rows so far, marked provisional through `through`; call `closeBefore(through)` first. */
   provisional(through: number): DayRows | null {
+    this.settleDeferred()
     return this.openDay === null ? null : this.rowsOf(this.openDay, through)
   }
 
@@ -183,7 +205,7 @@ export class HistoryReplay {
     const key = positionKey(vault, user)
     let position = this.positions.get(key)
     if (position === undefined) {
-      position = { vault, user, referrer: null, shares: 0n, pendingDeposit: 0n, pendingWithdrawShares: 0n }
+      position = { vault, user, referrer: null, shares: 0n, pendingDeposit: 0n, depositSlot: -1, pendingBeforeSlot: 0n, pendingWithdrawals: [] }
       this.positions.set(key, position)
     }
     return position
@@ -215,9 +237,9 @@ export class HistoryReplay {
     HistoryReplay.track(this.pendingDeposits, position, amount > 0n)
   }
 
-  private setPendingWithdrawal(position: Position, shares: bigint): void {
-    position.pendingWithdrawShares = shares
-    HistoryReplay.track(this.pendingWithdrawals, position, shares > 0n)
+  private setPendingWithdrawals(position: Position, shares: Array<bigint>): void {
+    position.pendingWithdrawals = shares
+    HistoryReplay.track(this.pendingWithdrawals, position, shares.length > 0)
   }
 
   private bind(position: Position, referrer: string): void {
@@ -261,9 +283,77 @@ export class HistoryReplay {
       const pair = this.pairOf(position)
       return counterAfter === null ? pair === null : pair !== null && pair.referredNetDeposits + counterDelta === counterAfter
     })
-    const found = candidates[0] ?? null
-    if (found === null) this.unattributed += 1
-    return found
+    return candidates[0] ?? null
+  }
+
+  /**
+   * The log does not keep the order of transactions inside a slot: an allocation may be listed
+   * before the deposit request of the same slot. Unmatched ones are matched again once the whole
+   * slot is applied (all of a slot's events share a block time, so they belong to the same day).
+   */
+  private settleDeferred(): void {
+    const waiting = this.deferred
+    this.deferred = []
+    for (const event of waiting) {
+      if (!this.applyUserSide(event, false)) this.noPosition(event)
+    }
+  }
+
+  private noPosition(event: LoggedEvent): null {
+    this.unattributed += 1
+    if (this.unattributedSamples.length < 10) this.unattributedSamples.push(`${event.name} ${event.signature}#${event.eventIndex} slot ${event.slot}`)
+    return null
+  }
+
+  /**
+   * The position side of an `Allocated` or `Redeemed`; false when no position matches.
+   * `checkShares`: whether the user's last known shares may break ties (not once the slot's later
+   * events have moved them).
+   */
+  private applyUserSide(event: LoggedEvent, checkShares: boolean): boolean {
+    const vault = event.vault
+    if (vault === null) return true
+    if (event.name === "Allocated") {
+      const net = bigField(event, "netAmount") ?? bigField(event, "amount") ?? 0n
+      const before = bigField(event, "userSharesBefore")
+      const position = this.attribute(
+        this.pendingDeposits.get(vault),
+        // The whole pending deposit, or (the slot's order being unknown) what was pending before this slot's requests.
+        (candidate) => candidate.pendingDeposit === net || (candidate.depositSlot === event.slot && candidate.pendingBeforeSlot === net),
+        (candidate) => !checkShares || candidate.shares === before,
+        bigField(event, "referredNetDepositsAfter"),
+        net
+      )
+      if (position === null) return false
+      this.setPendingDeposit(position, position.pendingDeposit > net ? position.pendingDeposit - net : 0n)
+      position.pendingBeforeSlot = 0n
+      this.setShares(position, bigField(event, "userSharesAfter"))
+      const pair = this.pairOf(position)
+      if (pair !== null) pair.flowsIn += net
+      this.counter(position, event, "referredNetDepositsAfter")
+      return true
+    }
+    const gross = bigField(event, "grossAmount") ?? 0n
+    const before = bigField(event, "userSharesBefore")
+    const after = bigField(event, "userSharesAfter")
+    const redeemed = before !== null && after !== null ? before - after : null
+    const position = this.attribute(
+      this.pendingWithdrawals.get(vault),
+      (candidate) => candidate.pendingWithdrawals.some((shares) => shares === redeemed),
+      (candidate) => !checkShares || candidate.shares === after || candidate.shares === before,
+      bigField(event, "referredNetDepositsAfter"),
+      -gross
+    )
+    if (position === null) return false
+    const left = [...position.pendingWithdrawals]
+    left.splice(left.indexOf(redeemed!), 1)
+    this.setPendingWithdrawals(position, left)
+    // A request of the same slot listed first already took its shares out of the position.
+    this.setShares(position, (after ?? 0n) - left.reduce((sum, shares) => sum + shares, 0n))
+    const pair = this.pairOf(position)
+    if (pair !== null) pair.flowsOut += gross
+    this.counter(position, event, "referredNetDepositsAfter")
+    return true
   }
 
   private applyToState(event: LoggedEvent): void {
@@ -279,6 +369,10 @@ export class HistoryReplay {
         }
         if (vault !== null && user !== null) {
           const position = this.position(vault, user)
+          if (position.depositSlot !== event.slot) {
+            position.depositSlot = event.slot
+            position.pendingBeforeSlot = position.pendingDeposit
+          }
           this.setPendingDeposit(position, position.pendingDeposit + (bigField(event, "netAmount") ?? 0n))
         }
         return
@@ -294,54 +388,24 @@ export class HistoryReplay {
         if (vault === null || day === null) return
         day.closingSharePrice = bigField(event, "sharePrice") ?? day.closingSharePrice
         day.closingTotalShares = bigField(event, "totalShares") ?? day.closingTotalShares
-        const net = bigField(event, "netAmount") ?? bigField(event, "amount") ?? 0n
-        const before = bigField(event, "userSharesBefore")
-        const position = this.attribute(
-          this.pendingDeposits.get(vault),
-          (candidate) => candidate.pendingDeposit === net,
-          (candidate) => candidate.shares === before,
-          bigField(event, "referredNetDepositsAfter"),
-          net
-        )
-        if (position === null) return
-        this.setPendingDeposit(position, 0n)
-        this.setShares(position, bigField(event, "userSharesAfter"))
-        const pair = this.pairOf(position)
-        if (pair !== null) pair.flowsIn += net
-        this.counter(position, event, "referredNetDepositsAfter")
+        if (!this.applyUserSide(event, true)) this.deferred.push(event)
         return
       }
       case "WithdrawalRequested": {
         if (vault === null || user === null) return
         const position = this.position(vault, user)
         const shares = bigField(event, "amount") ?? 0n
-        this.setPendingWithdrawal(position, shares)
+        this.setPendingWithdrawals(position, [...position.pendingWithdrawals, shares])
         this.setShares(position, position.shares - shares)
         return
       }
       case "Redeemed": {
         if (vault === null || day === null) return
-        const gross = bigField(event, "grossAmount") ?? 0n
-        day.withdrawalsPaid += gross
+        day.withdrawalsPaid += bigField(event, "grossAmount") ?? 0n
         day.withdrawalFees += bigField(event, "feeAmount") ?? 0n
         day.closingSharePrice = bigField(event, "sharePrice") ?? day.closingSharePrice
         day.closingTotalShares = bigField(event, "totalSharesAfter") ?? day.closingTotalShares
-        const before = bigField(event, "userSharesBefore")
-        const after = bigField(event, "userSharesAfter")
-        const redeemed = before !== null && after !== null ? before - after : null
-        const position = this.attribute(
-          this.pendingWithdrawals.get(vault),
-          (candidate) => candidate.pendingWithdrawShares === redeemed,
-          (candidate) => candidate.shares === after || candidate.shares === before,
-          bigField(event, "referredNetDepositsAfter"),
-          -gross
-        )
-        if (position === null) return
-        this.setPendingWithdrawal(position, 0n)
-        this.setShares(position, after)
-        const pair = this.pairOf(position)
-        if (pair !== null) pair.flowsOut += gross
-        this.counter(position, event, "referredNetDepositsAfter")
+        if (!this.applyUserSide(event, true)) this.deferred.push(event)
         return
       }
       case "ChargedFeesToUser": {
@@ -363,7 +427,7 @@ export class HistoryReplay {
         this.counter(position, event, "referredNetDepositsAfter")
         this.unbind(position)
         this.setPendingDeposit(position, 0n)
-        this.setPendingWithdrawal(position, 0n)
+        this.setPendingWithdrawals(position, [])
         this.positions.delete(positionKey(vault, user))
         return
       }
@@ -386,7 +450,7 @@ export class HistoryReplay {
         const source = textField(event, "sourceBundle")
         if (source === null || user === null) return
         const position = this.position(source, user)
-        this.setPendingWithdrawal(position, 0n)
+        this.setPendingWithdrawals(position, [])
         this.setShares(position, bigField(event, "userSharesAfter"))
         const pair = this.pairOf(position)
         if (pair !== null) pair.flowsOut += bigField(event, "grossRedemption") ?? 0n

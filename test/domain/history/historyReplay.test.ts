@@ -141,6 +141,21 @@ describe("HistoryReplay", () => {
     expect(replay.unattributed).toBe(0)
   })
 
+  it("matches an allocation listed before its deposit request in the same slot once the slot is complete", () => {
+    slot = 0
+    const replay = new HistoryReplay(0)
+    const sameSlot = (e: LoggedEvent): LoggedEvent => ({ ...e, slot: 7 })
+    const days = run(replay, [
+      event("UserReferrerSet", at(day1, 1), { user: ALICE, referrer: BUILDER, bundleAccountKey: VAULT }),
+      sameSlot(event("Allocated", at(day1, 2), {
+        netAmount: "40", sharePrice: "1000000", userSharesBefore: "0", userSharesAfter: "40", totalShares: "40", referredNetDepositsAfter: "40"
+      })),
+      sameSlot(event("DepositRequested", at(day1, 2), { user: ALICE, grossAmount: "40", feeAmount: "0", netAmount: "40" }))
+    ], at("2026-03-02", 0))
+    expect(builderRow(days, day1)).toMatchObject({ cohortShares: 40n, flowsIn: 40n, referredNetDeposits: 40n })
+    expect(replay.unattributed).toBe(0)
+  })
+
   it("never splits a date across pages", () => {
     const rows = [
       { date: "d1", v: 1 }, { date: "d2", v: 1 }, { date: "d2", v: 2 }, { date: "d3", v: 1 }
