@@ -24,7 +24,10 @@ const BUILD_BODY_LIMIT_BYTES = 4096
 const ACCEPTED_OR_REFUSED =
   "Accepted: an unsigned v0 transaction (fee payer and only signer = userAddress, signature slot empty, no lookup tables) " +
   "and the same instructions in the legacy wire shape. Refused by policy: HTTP 200 with validation.accepted = false and " +
-  "rejectionReasons, no transaction."
+  "rejectionReasons, no transaction. With server simulation on (BUILD_SIMULATION), an accepted build is preflighted with " +
+  "simulateTransaction: its computeUnitLimit is the units consumed plus a margin (simulation = \"simulated\"), a transaction the " +
+  "chain would reject is a 422 SIMULATION_FAILED with the program logs, and a node that cannot answer leaves the per-instruction " +
+  "estimate (simulation = \"skipped\")."
 
 const builder = <const Name extends "deposit" | "withdraw">(name: Name, body: string) =>
   HttpApiEndpoint.post(name, `/v2/vault/:vaultAddress/tx/${name}`)

@@ -99,8 +99,8 @@ const gateway = (state: ProjectionState, simulator: Simulator["Type"] | null) =>
       listenForTest(routes).pipe(Layer.provide(ProjectionTest({ initial: liveStatus(1_000), state })))
     )
     const url = Context.get(server, HttpListener).url
-    return (kind: "deposit" | "withdraw", body: object) =>
-      fetchJson(`${url}/v2/vault/${AUTOPILOT}/tx/${kind}`, {
+    return (kind: "deposit" | "withdraw" | "v1-deposit", body: object) =>
+      fetchJson(kind === "v1-deposit" ? `${url}/api/v1/vault/76/deposit-instructions` : `${url}/v2/vault/${AUTOPILOT}/tx/${kind}`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body)
@@ -167,7 +167,9 @@ describe("server preflight (simulateTransaction on the sandbox)", () => {
 
       for (const [kind, body] of [
         ["deposit", { userAddress: newcomer.address, amountRaw: "25000000" }],
-        ["withdraw", { userAddress: holder.address, withdrawAll: true }]
+        ["withdraw", { userAddress: holder.address, withdrawAll: true }],
+        // the legacy v1 route shares the build path, preflight included
+        ["v1-deposit", { userAddress: newcomer.address, amountRaw: "25000000" }]
       ] as const) {
         const answer = yield* build(kind, body)
         expect(answer.status, kind).toBe(422)
