@@ -1,5 +1,7 @@
 import { BlockhashUnavailable, MalformedRequest, SimulationFailed, UnknownVault } from "../../domain/builds/errors.ts"
-import { errorResponse } from "../errorResponse.ts"
+import { HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+import { ErrorEnvelopeId, errorResponse } from "../errorResponse.ts"
 
 /** Wire forms of the build core's errors (the core stays free of HTTP). */
 export const MalformedRequestResponse = errorResponse(MalformedRequest, {
@@ -17,7 +19,27 @@ export const BlockhashUnavailableResponse = errorResponse(BlockhashUnavailable, 
   description: "No fresh blockhash is cached yet; retry after Retry-After"
 })
 
-export const SimulationFailedResponse = errorResponse(SimulationFailed, {
-  status: 422,
-  description: "The node's simulation of the built transaction failed (error and program logs attached); nothing to sign"
+/**
+ * 422 with the envelope plus `code` (= `error`): the real service's builder clients read
+ * `{code: "SIMULATION_FAILED", logs}` (facts §10.2), envelope clients read `error`.
+ */
+export const SimulationFailedResponse = Schema.transform(
+  Schema.Struct({
+    success: Schema.Literal(false),
+    error: Schema.Literal("SIMULATION_FAILED"),
+    code: Schema.Literal("SIMULATION_FAILED"),
+    message: Schema.String,
+    simulationError: Schema.String,
+    logs: Schema.Array(Schema.String)
+  }),
+  Schema.typeSchema(SimulationFailed),
+  {
+    strict: true,
+    decode: ({ code, logs, message, simulationError }) => new SimulationFailed({ code, logs, message, simulationError }),
+    encode: ({ code, logs, message, simulationError }) => ({ success: false as const, error: code, code, message, simulationError, logs })
+  }
+).annotations({
+  ...HttpApiSchema.annotations({ status: 422 }),
+  description: "The node's simulation of the built transaction failed (error and program logs attached); nothing to sign",
+  [ErrorEnvelopeId]: true
 })

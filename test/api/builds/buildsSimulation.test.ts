@@ -173,7 +173,7 @@ describe("server preflight (simulateTransaction on the sandbox)", () => {
       ] as const) {
         const answer = yield* build(kind, body)
         expect(answer.status, kind).toBe(422)
-        expect(answer.body).toMatchObject({ success: false, error: "SIMULATION_FAILED" })
+        expect(answer.body).toMatchObject({ success: false, error: "SIMULATION_FAILED", code: "SIMULATION_FAILED" })
         expect(answer.body.simulationError).toContain("InstructionError")
         expect(answer.body.logs.some((line: string) => line.includes("PausedDepositsWithdrawals"))).toBe(true)
         expect(answer.body.logs.some((line: string) => line.startsWith(`Program ${program} invoke`))).toBe(true)
