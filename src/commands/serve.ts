@@ -103,7 +103,7 @@ export const serve: Command = {
     // the builders meter a request with a valid partner key on the key's quota
     const builds = Layer.merge(BuildsLive(buildMeter), PublicHandlersLive).pipe(Layer.provide(Layer.merge(buildServices, partnerAuth)))
     const referrerHistory = ReferrerHistoryHandlersLive.pipe(Layer.provide(ReferrerDailyLive.pipe(Layer.provide(database))))
-    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrerHistory, ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, CohortEventLogLive).pipe(Layer.provide(database)))), builds).pipe(Layer.provide(Layer.mergeAll(projection, prices, VaultHistoryLive.pipe(Layer.provide(database)))))
+    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrerHistory, ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, CohortEventLogLive).pipe(Layer.provide(database)))), builds).pipe(Layer.provide(Layer.mergeAll(projection, prices, VaultHistoryLive.pipe(Layer.provide(database)), ReferrerDailyLive.pipe(Layer.provide(database)))))
     const sandboxKey = appSettings.cluster === "sandbox"
       ? SandboxPartnerKeyLive(keySettings.right).pipe(Layer.provide(database))
       : Layer.empty

@@ -159,6 +159,12 @@ describe("GET /v2/referrer/{address}/history", () => {
         expect(stored.body.data.history.map((r: { date: string }) => r.date)).toEqual(["2026-03-05", "2026-03-05", "2026-03-06"])
         const none = yield* fetchJson(`${url}/v2/referrer/${BUILDER}/history`, keyed)
         expect(none.status).toBe(503)
+        // The vault snapshots and metrics wait for the stored days the same way.
+        const snapshots = yield* fetchJson(`${url}/v2/vault/${VAULT_A}/snapshots`, keyed)
+        expect(snapshots.status).toBe(503)
+        expect(snapshots.headers.get("retry-after")).toBe("30")
+        expect((yield* fetchJson(`${url}/v2/vault/${VAULT_A}/metrics`, keyed)).status).toBe(503)
+        expect((yield* fetchJson(`${url}/v2/vault/${VAULT_A}/snapshots?endDate=2026-03-06`, keyed)).status).toBe(200)
       }))
   })
 

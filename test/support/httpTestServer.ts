@@ -58,7 +58,9 @@ export const gatewayForTest = <PayoutsR = never>(
     Layer.provide(options.referrerPayouts ?? Layer.succeed(ReferrerPayouts, { page: () => Effect.succeed([]) })),
     Layer.provide(options.cohortEventLog ?? CohortEventLogStandIn())
   )
-  const referrerHistory = ReferrerHistoryHandlersLive.pipe(Layer.provide(options.referrerHistory ?? ReferrerHistoryStandIn()))
+  // the daily rows and how far they are stored (the vault history routes check the coverage too)
+  const referrerHistoryRows = options.referrerHistory ?? ReferrerHistoryStandIn()
+  const referrerHistory = ReferrerHistoryHandlersLive.pipe(Layer.provide(referrerHistoryRows))
   const builds = Layer.merge(
     BuildsLive({ perIp: { limit: options.buildsPerMinute ?? 20, windowSeconds: 60 }, trustProxy: false }),
     PublicHandlersLive
@@ -67,7 +69,7 @@ export const gatewayForTest = <PayoutsR = never>(
     ApiRoutesLive(Api, options.limits === undefined ? {} : { limits: options.limits }),
     DocsRoutesLive(Api),
     (options.extraRoutes ?? Layer.empty).pipe(Layer.provide(Layer.merge(partnerKey, NoPricesLive)))
-  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, referrerHistory, builds, partnerKey).pipe(Layer.provide(Layer.merge(NoPricesLive, VaultHistoryStandIn(options.history))))))
+  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, referrerHistory, builds, partnerKey).pipe(Layer.provide(Layer.mergeAll(NoPricesLive, VaultHistoryStandIn(options.history), referrerHistoryRows)))))
   return listenForTest(routes).pipe(
     Layer.provideMerge(
       ProjectionTest({

@@ -15,6 +15,7 @@ import { assetOf } from "../vaults/toVaultRecord.ts"
 import { findVault, stateAsOf } from "../vaults/vaultPath.ts"
 import { makeCursorCodec } from "./cursor.ts"
 import { toSnapshot } from "./snapshotRow.ts"
+import { requireStoredThrough } from "./historyPending.ts"
 import { lastCompletedDay } from "./utcDate.ts"
 
 const DEFAULT_LIMIT = 30
@@ -28,6 +29,7 @@ export const HistoryHandlersLive = implementGroup(
     const projection = yield* Projection
     const history = yield* VaultHistory
     const prices = yield* Prices
+    const storedThrough = yield* requireStoredThrough
     const secret = yield* Config.option(Config.redacted("CURSOR_SECRET")).pipe(Effect.orDie)
     const cursors = makeCursorCodec(
       Option.match(secret, { onNone: () => undefined, onSome: (value) => Buffer.from(Redacted.value(value)) })
@@ -49,6 +51,8 @@ export const HistoryHandlersLive = implementGroup(
           const scope = JSON.stringify([view.address, urlParams.startDate ?? null, urlParams.endDate ?? null])
           const after = urlParams.cursor === undefined ? null : yield* cursors.decode(urlParams.cursor, scope)
           const endDate = urlParams.endDate !== undefined && urlParams.endDate < throughDate ? urlParams.endDate : throughDate
+          // Never an empty list for days that are only not stored yet (spec §7).
+          if (urlParams.startDate === undefined || urlParams.startDate <= endDate) yield* storedThrough(endDate)
           const limit = urlParams.limit ?? DEFAULT_LIMIT
           const rows = yield* history
             .dailyRows({ vault: view.address, from: urlParams.startDate ?? null, to: endDate, after, limit: limit + 1 })
@@ -70,6 +74,7 @@ export const HistoryHandlersLive = implementGroup(
         Effect.gen(function*() {
           const { view, asOf } = yield* vaultAt(path.vaultAddress)
           const throughDate = lastCompletedDay(asOf.blockTime)
+          yield* storedThrough(throughDate)
           const rows = yield* history
             .dailyRows({ vault: view.address, from: null, to: throughDate, after: null, limit: ALL_HISTORY })
             .pipe(Effect.orDie)

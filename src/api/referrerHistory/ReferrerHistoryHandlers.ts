@@ -1,11 +1,11 @@
 import { Config, Effect, Option, Redacted } from "effect"
 import { Projection } from "../../../services/Projection.ts"
 import { ReferrerHistory } from "../../../services/ReferrerHistory.ts"
-import { ProjectionUnavailable } from "../../domain/errors.ts"
 import { addUtcDays } from "../../domain/history/utcDay.ts"
 import { Api } from "../Api.ts"
 import { BadRequest, NotFound } from "../errors.ts"
 import { implementGroup } from "../handlers.ts"
+import { historyNotStored } from "../history/historyPending.ts"
 import { lastCompletedDay } from "../history/utcDate.ts"
 import type { Address } from "../schemas.ts"
 import { stateAsOf } from "../vaults/vaultPath.ts"
@@ -13,17 +13,6 @@ import { type HistoryFilters, makeHistoryCursors } from "./historyCursor.ts"
 import { toHistoryRow } from "./historyRow.ts"
 
 const DEFAULT_LIMIT = 50
-/** Seconds a client should wait while the requested days are still being stored. */
-const HISTORY_RETRY_SECONDS = 30
-
-const notStoredYet = (through: string, stored: string | null) =>
-  new ProjectionUnavailable({
-    code: "PROJECTION_UNAVAILABLE",
-    status: "history_pending",
-    retryAfterSeconds: HISTORY_RETRY_SECONDS,
-    message: `daily history through ${through} is not stored yet (${stored === null ? "the history backfill is still running" : `stored through ${stored}`}); retry in ${HISTORY_RETRY_SECONDS} s`
-  })
-
 export const ReferrerHistoryHandlersLive = implementGroup(
   Api,
   "referrerHistory",
@@ -63,7 +52,7 @@ export const ReferrerHistoryHandlersLive = implementGroup(
           const coverage = yield* history.coverage.pipe(Effect.orDie)
           // Never an empty list for days that are only not stored yet (spec §7).
           if (wantsCompleted && (coverage.closedThrough === null || coverage.closedThrough < upper)) {
-            return yield* notStoredYet(upper, coverage.closedThrough)
+            return yield* historyNotStored(upper, coverage.closedThrough)
           }
           const limit = urlParams.limit ?? DEFAULT_LIMIT
           const page = wantsCompleted
