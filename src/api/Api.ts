@@ -39,7 +39,15 @@ export const Api = HttpApi.make("vault-gateway")
     OpenApi.annotations({
       title: "vault-gateway",
       version: VERSION,
-      description: "Read API over Solana ntbundle strategy vaults",
+      description: "Read API over Solana ntbundle strategy vaults.\n\n" +
+        "Live updates: `GET /v2/stream` upgrades to a WebSocket (partner key in `x-api-key` or " +
+        "`Authorization: Bearer`; refused with 401/403/429 at upgrade). Protocol v1: send " +
+        "`{\"op\":\"subscribe\",\"id\":1,\"topics\":[...]}` with topics `vault:<address>`, " +
+        "`referrer:<address>`, `user:<vault>:<wallet>`, `status` and `slots`; receive `subscribed` (a snapshot " +
+        "in the shape of the matching REST read, with its `asOf`), then `update {topic, seq, asOf, data}` with " +
+        "`seq` one higher each time, `status`, `resync` (followed by fresh snapshots), `error {code, message}` " +
+        "and `pong`; close code 4008 when the client reads too slowly. The full protocol is in the README's " +
+        "\"WebSocket stream\" section.",
       transform: withoutHttpApiDecodeError
     })
   )

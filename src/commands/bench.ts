@@ -8,6 +8,7 @@ const BENCHMARKS = {
   txBuild: "unsigned transaction builds with a cached blockhash",
   txBuildHttp: "the same builds through the HTTP server (keep-alive POSTs, server in a child process)",
   wsFanout: "projection change -> WebSocket frame at 5,000 changes/s to 1,000 clients",
+  wsLatency: "chain notification received -> WebSocket frame published (server side), 5,000 account updates/s, 1,000 clients",
   checkpointRestore: "checkpoint write and restart to live with 1M positions (BENCH_ACCOUNTS to change)"
 } as const
 

@@ -22,7 +22,8 @@
  * - `subscribed {id, topic, seq, asOf, data}`: a full snapshot. `seq` is the topic's current sequence
  *   number (0 for a topic nobody has followed yet); the next `update` of the topic has `seq + 1`.
  * - `update {topic, seq, asOf, data}`: the topic's new value, in slot order, `seq` one higher than
- *   the last one of the topic. A gap means a bug: resubscribe.
+ *   the last one of the topic. A gap means a bug: resubscribe. Sent only when the value differs from
+ *   the previous one; values moved by chain time alone are re-sent at each newer slot they differ in.
  * - `unsubscribed {id, topics}`
  * - `status {data}`: sent to every connection when the projection's phase changes. While it is not
  *   live, data topics are held: no snapshot, no update, never zeros; when it is live again each held
@@ -32,7 +33,7 @@
  * - `error {id?, code, message}`: a rejected client message; the connection stays open.
  * - `pong`
  *
- * Close codes: 4008 the connection stayed over the backpressure limit (see `WsLimits`); 1009 a client
+ * Close codes: 4008 the connection went over the close limit (see `WsLimits`); 1009 a client
  * message over the transport's hard size limit; 1001 server shutting down.
  */
 export const PROTOCOL_VERSION = 1

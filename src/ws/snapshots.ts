@@ -1,4 +1,4 @@
-import { Either, Schema } from "effect"
+import { Either } from "effect"
 import type { UsdPrice } from "../../services/Prices.ts"
 import type { ProjectionState } from "../domain/projection/state.ts"
 import type { ProjectionStatus } from "../domain/status.ts"
@@ -7,16 +7,42 @@ import { Balance, toBalance } from "../api/users/balance.ts"
 import { ReferrerSummary, toReferrerVaultSummary } from "../api/referrers/ReferrerSummary.ts"
 import type { Address } from "../api/schemas.ts"
 import { builderVaults } from "../domain/reporting/builderVaults.ts"
-import { findPosition } from "../api/users/positionOf.ts"
+import type { Position } from "../api/users/positionOf.ts"
+import { decodeUserBundleAccount, type UserBundleAccount } from "../ntbundle/accounts.ts"
 import { stateAsOf } from "../api/vaults/vaultPath.ts"
 import { toVaultRecord } from "../api/vaults/toVaultRecord.ts"
 import { VaultRecord } from "../api/vaults/VaultRecord.ts"
+import { shapeEncoder } from "./shapeEncoder.ts"
 import type { Topic } from "./topics.ts"
 
-const encodeVault = Schema.encodeSync(VaultRecord)
-const encodeBalance = Schema.encodeSync(Balance)
-const encodeStatus = Schema.encodeSync(StatusBody)
-const encodeReferrer = Schema.encodeSync(ReferrerSummary)
+// The REST reads' success schemas, compiled to plain projections (same output as Schema.encodeSync).
+const encodeVault = shapeEncoder(VaultRecord)
+const encodeBalance = shapeEncoder(Balance)
+const encodeStatus = shapeEncoder(StatusBody)
+const encodeReferrer = shapeEncoder(ReferrerSummary)
+
+/** Decoded positions by their raw bytes (never mutated: each notification brings new ones). */
+const decodedPositions = new WeakMap<Uint8Array, UserBundleAccount | null>()
+
+/**
+ * The wallet's position in the vault, as `findPosition` of the REST read chooses it (the first of
+ * the wallet's positions in that vault, in index order, that decodes), decoding only that one.
+ */
+const positionIn = (state: ProjectionState, vault: string, wallet: string): Position | null => {
+  for (const address of state.positionsByOwner.get(wallet)) {
+    // The raw account carries its resolved vault: no need to decode the indexed user fields.
+    const raw = state.accounts.get(address)
+    if (raw === undefined || raw.vault !== vault) continue
+    let account = decodedPositions.get(raw.data)
+    if (account === undefined) {
+      const decoded = decodeUserBundleAccount(raw.data)
+      account = Either.isRight(decoded) ? decoded.right : null
+      decodedPositions.set(raw.data, account)
+    }
+    if (account !== null) return { address, vault, account }
+  }
+  return null
+}
 
 /** A topic's value as the REST read encodes it (its `data`), with the read's `asOf`. */
 export interface TopicValue {
@@ -39,11 +65,8 @@ export const dataTopicValue = (
     case "user": {
       const view = state.vaults.get(topic.vault)
       if (view === undefined) return undefined
-      const position = findPosition(state, view, topic.wallet)
-      return {
-        asOf,
-        data: Either.isLeft(position) ? null : encodeBalance(toBalance(view, position.right, state.asOf, priceOf))
-      }
+      const position = positionIn(state, view.address, topic.wallet)
+      return { asOf, data: position === null ? null : encodeBalance(toBalance(view, position, state.asOf, priceOf)) }
     }
     case "referrer":
       return {

@@ -25,7 +25,7 @@ const CLIENT_PROCESSES = 4
 const TICK_MS = 10
 const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" as Address
 
-interface ClientReport {
+export interface ClientReport {
   readonly frames: number
   readonly gaps: number
   readonly resyncs: number
@@ -72,7 +72,8 @@ const runClients = (url: string, topics: ReadonlyArray<string>, sampled: number)
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN
 
-const startClients = (url: string, topics: ReadonlyArray<string>, sampled: number) => {
+/** Opens a child process of `/v2/stream` clients, one per topic (also used by wsLatency). */
+export const startClients = (url: string, topics: ReadonlyArray<string>, sampled: number) => {
   const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), CLIENT_FLAG, url, String(sampled), ...topics], {
     stdio: ["pipe", "pipe", "inherit"]
   })

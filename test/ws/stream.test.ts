@@ -64,6 +64,13 @@ describe("/v2/stream upgrade", () => {
         bearer.send({ op: "ping" })
         expect(yield* bearer.next).toEqual({ type: "pong" })
       }))
+
+    it.effect("the OpenAPI document's info describes the stream", () =>
+      Effect.gen(function*() {
+        const document = yield* restRead("/openapi.json")
+        expect(document.info.description).toContain("GET /v2/stream")
+        expect(document.info.description).toContain("4008")
+      }))
   })
 })
 
