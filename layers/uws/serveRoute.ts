@@ -12,6 +12,7 @@ import { requestIdFor } from "./requestId.ts"
 import { type HeaderList, JSON_CONTENT_TYPE, writeResponse } from "./respond.ts"
 import { runMiddlewareChain } from "./middlewareChain.ts"
 import { runSyncOrFork, settledExit } from "./runEffect.ts"
+import { ServedRequest } from "./servedRequest.ts"
 
 type Headers = Array<readonly [string, string]>
 const NO_HEADERS: Headers = []
@@ -32,8 +33,6 @@ class Exchange {
     this.fiber = fiber
   }
 }
-
-const remoteAddressOf = (res: HttpResponse): string => Buffer.from(res.getRemoteAddressAsText()).toString("latin1")
 
 /**
  * The uWS handler of one contract endpoint. Everything uWS only lends during the callback (headers,
@@ -142,7 +141,7 @@ export const serveRoute = (
 
   const dispatch = (
     res: HttpResponse,
-    request: RequestInfo,
+    request: ServedRequest,
     input: Record<string, unknown>,
     exchange: Exchange | undefined
   ) => {
@@ -153,6 +152,8 @@ export const serveRoute = (
       else if (!exchange.aborted) res.cork(() => writeExit(res, request.id, outcome, extraHeaders))
       return
     }
+    // What runs from here on may run after the response became untouchable.
+    request.pin()
     const pending = exchange ?? new Exchange(res, runtime)
     pending.follow(outcome)
     outcome.addObserver((exit) => {
@@ -186,14 +187,7 @@ export const serveRoute = (
         const limitBytes = limits.maxHeaderBytes
         return reject(res, requestId, new HeadersTooLarge({ code: "HEADERS_TOO_LARGE", limitBytes, message: `the headers are over ${limitBytes} bytes` }))
       }
-      const request: RequestInfo = {
-        id: requestId,
-        method: route.method,
-        path,
-        query,
-        headers,
-        remoteAddress: route.middleware.length > 0 ? remoteAddressOf(res) : ""
-      }
+      const request = new ServedRequest(requestId, route.method, path, query, headers, res)
       const input: Record<string, unknown> = { request }
       const decoders = route.decoders
       if (decoders.path !== undefined) {

@@ -15,7 +15,7 @@ export interface RequestInfo {
   readonly query: string
   /** Lower-case names; repeated headers joined with ", ". */
   readonly headers: Readonly<Record<string, string>>
-  /** The peer's IP address as text; "" on routes without middleware (not read there). */
+  /** The peer's IP address as text (the transport reads it from the socket on first use). */
   readonly remoteAddress: string
 }
 
