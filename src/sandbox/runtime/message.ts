@@ -1,10 +1,11 @@
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from "@solana/kit"
 import { encodeBase58 } from "../../ntbundle/base58.ts"
 import type { TransactionErrorName } from "./errors.ts"
+import { readWireMessage, readWireTransaction, type WireMessage } from "./wire-decode.ts"
 
 /**
- * Wire transactions (legacy and v0) decoded with kit's decoders, then sanitized as a validator
- * does before anything runs. Address lookup tables are not supported: a v0 message that uses one
+ * Wire transactions (legacy and v0) decoded (directly in the usual case, `./wire-decode.ts`, else
+ * with kit's decoders), then sanitized as a validator does before anything runs. Address lookup tables are not supported: a v0 message that uses one
  * fails with AddressLookupTableNotFound, which is what a node answers for a table it lacks.
  */
 export const PACKET_DATA_SIZE = 1232
@@ -59,7 +60,31 @@ export const isWritableIndex = (message: DecodedMessage, index: number): boolean
 
 export const isSignerIndex = (message: DecodedMessage, index: number): boolean => index < message.header.numRequiredSignatures
 
+const fromWire = (wire: WireMessage): DecodedMessage | DecodeFailure => {
+  const message: DecodedMessage = {
+    version: wire.version,
+    header: {
+      numRequiredSignatures: wire.numSignerAccounts,
+      numReadonlySignedAccounts: wire.numReadonlySignerAccounts,
+      numReadonlyUnsignedAccounts: wire.numReadonlyNonSignerAccounts
+    },
+    accountKeys: wire.staticAccounts,
+    recentBlockhash: wire.lifetimeToken,
+    instructions: wire.instructions,
+    usesLookupTables: wire.lookups.length > 0
+  }
+  const loadedFromTables = wire.lookups.reduce((count, lookup) => count + lookup.writable + lookup.readonly, 0)
+  const problem = sanitize(message, wire.staticAccounts.length + loadedFromTables)
+  return problem === undefined ? message : { kind: "sanitize", error: problem }
+}
+
 export const decodeMessage = (messageBytes: Uint8Array): DecodedMessage | DecodeFailure => {
+  const wire = readWireMessage(messageBytes)
+  return wire === undefined ? decodeMessageWithKit(messageBytes) : fromWire(wire)
+}
+
+/** Kit's decoders: the reference, and the path for anything the direct reader leaves alone. */
+export const decodeMessageWithKit = (messageBytes: Uint8Array): DecodedMessage | DecodeFailure => {
   let compiled: ReturnType<typeof messageDecoder.decode>
   try {
     compiled = messageDecoder.decode(messageBytes)
@@ -92,8 +117,24 @@ export const decodeMessage = (messageBytes: Uint8Array): DecodedMessage | Decode
   return problem === undefined ? message : { kind: "sanitize", error: problem }
 }
 
+const tooLarge = (wireBytes: Uint8Array): DecodeFailure | undefined =>
+  wireBytes.length > PACKET_DATA_SIZE
+    ? { kind: "malformed", reason: `transaction too large: ${wireBytes.length} bytes (max: ${PACKET_DATA_SIZE})` }
+    : undefined
+
 export const decodeTransaction = (wireBytes: Uint8Array): DecodedTransaction | DecodeFailure => {
-  if (wireBytes.length > PACKET_DATA_SIZE) return { kind: "malformed", reason: `transaction too large: ${wireBytes.length} bytes (max: ${PACKET_DATA_SIZE})` }
+  const large = tooLarge(wireBytes)
+  if (large !== undefined) return large
+  const wire = readWireTransaction(wireBytes)
+  if (wire === undefined) return decodeTransactionWithKit(wireBytes)
+  const message = fromWire(wire.message)
+  if ("kind" in message) return message
+  return { ...message, wireBytes, messageBytes: wire.messageBytes, signatures: wire.signatures, signature: encodeBase58(wire.signatures[0]!) }
+}
+
+export const decodeTransactionWithKit = (wireBytes: Uint8Array): DecodedTransaction | DecodeFailure => {
+  const large = tooLarge(wireBytes)
+  if (large !== undefined) return large
   let envelope: ReturnType<typeof transactionDecoder.decode>
   try {
     envelope = transactionDecoder.decode(wireBytes)
@@ -101,7 +142,7 @@ export const decodeTransaction = (wireBytes: Uint8Array): DecodedTransaction | D
     return { kind: "malformed", reason: error instanceof Error ? error.message : String(error) }
   }
   const messageBytes = new Uint8Array(envelope.messageBytes)
-  const message = decodeMessage(messageBytes)
+  const message = decodeMessageWithKit(messageBytes)
   if ("kind" in message) return message
   const signatures = message.accountKeys.slice(0, message.header.numRequiredSignatures).map((signer) => {
     const bytes = envelope.signatures[signer as keyof typeof envelope.signatures]
