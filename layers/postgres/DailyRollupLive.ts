@@ -11,6 +11,11 @@ export interface DailyRollupOptions {
   readonly interval?: Duration.DurationInput
   /** Events read per query (default 5,000). */
   readonly pageSize?: number
+  /**
+   * How often the provisional rows of the day in progress are rewritten (default 30 s; every
+   * builder and vault has one, so not on every tick). Each says the chain time it covers.
+   */
+  readonly provisionalEvery?: Duration.DurationInput
 }
 
 /** Completed days written per transaction while catching up (each day: every vault and builder). */
@@ -20,8 +25,9 @@ const DAYS_PER_WRITE = 20
  * The history rollup (DESIGN §2): closes the daily vault and builder rows. Once the projection is
  * live and the history backfill is done (the event log is then complete), it replays the event log
  * in chain order from the start, storing every day not stored yet (so days filled in by the
- * backfill close at start-up); then, every `interval`, it applies the new events, closes each UTC
- * day the stored chain time has passed, and refreshes the provisional rows of the day in progress.
+ * backfill close at start-up); then, every `interval`, it applies the new events and closes each UTC
+ * day the stored chain time has passed; every `provisionalEvery` it refreshes the provisional rows
+ * of the day in progress.
  * A completed day is written once, atomically for all vaults and builders. On a failure it logs,
  * waits and starts over from a fresh replay.
  */
@@ -33,6 +39,7 @@ export const DailyRollupLive = (options: DailyRollupOptions = {}) =>
       const backfill = yield* HistoryBackfill
       const interval = Duration.decode(options.interval ?? Duration.seconds(5))
       const pageSize = options.pageSize ?? 5_000
+      const provisionalEveryMs = Duration.toMillis(Duration.decode(options.provisionalEvery ?? Duration.seconds(30)))
 
       const firstLive = projection.statusChanges.pipe(Stream.filter((status) => status.status === "live"), Stream.runHead)
       const backfillDone = backfill.progress.pipe(
@@ -48,6 +55,7 @@ export const DailyRollupLive = (options: DailyRollupOptions = {}) =>
         let after: LogPosition | null = null
         let closedThrough = state.closedThrough
         let pending: Array<DayRows> = []
+        let provisionalWrittenAt = Number.NEGATIVE_INFINITY
 
         const collect = (days: ReadonlyArray<DayRows>) => {
           for (const day of days) if (closedThrough === null || day.date > closedThrough) pending.push(day)
@@ -72,7 +80,11 @@ export const DailyRollupLive = (options: DailyRollupOptions = {}) =>
             if (events.length < pageSize) break
           }
           collect(replay.closeBefore(below))
-          yield* flush(replay.provisional(below), below)
+          // A day that closed gets the next day's provisional rows at once (they replace nothing stale).
+          if (pending.length > 0 || Date.now() - provisionalWrittenAt >= provisionalEveryMs) {
+            provisionalWrittenAt = Date.now()
+            yield* flush(replay.provisional(below), below)
+          }
         }).pipe(Effect.withSpan("DailyRollup.tick"))
 
         yield* Effect.logInfo(`history rollup: replaying the event log (days stored through ${closedThrough ?? "none"})`)

@@ -60,7 +60,7 @@ describe("builder history against the sandbox chain", () => {
         yield* Effect.sleep(Duration.millis(20))
       }
       const context = yield* Layer.build(
-        Layer.merge(DailyRollupLive({ interval: Duration.millis(100) }), ReferrerDailyLive).pipe(Layer.provide(Layer.succeedContext(ingest)))
+        Layer.merge(DailyRollupLive({ interval: Duration.millis(100), provisionalEvery: Duration.zero }), ReferrerDailyLive).pipe(Layer.provide(Layer.succeedContext(ingest)))
       )
       const history = Context.get(context, ReferrerHistory)
       const sql = Context.get(ingest, SqlClient.SqlClient)

@@ -42,7 +42,7 @@ const BackfillDone = Layer.succeed(HistoryBackfill, { progress: Effect.succeed({
 const rollUpThrough = (date: string, liveSince: number) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const rollup = DailyRollupLive({ interval: Duration.millis(30) }).pipe(
+    const rollup = DailyRollupLive({ interval: Duration.millis(30), provisionalEvery: Duration.zero }).pipe(
       Layer.provide(ProjectionTest({ initial: liveStatus(10, { asOf: { slot: 10, blockTime: liveSince } }) })),
       Layer.provide(BackfillDone)
     )
