@@ -24,6 +24,7 @@ import { BuildsApi } from "../../../src/api/builds/BuildsApi.ts"
 import { BuildsLive } from "../../../src/api/builds/BuildsLive.ts"
 import { LegacyBuildsApi } from "../../../src/api/builds/LegacyBuildsApi.ts"
 import { catalogEntryById } from "../../../src/domain/catalog.ts"
+import type { VaultConfig } from "../../../src/sandbox/scenario/vault-genesis.ts"
 import { PublicApi } from "../../../src/api/public/PublicApi.ts"
 import { PublicHandlersLive } from "../../../src/api/public/PublicHandlers.ts"
 import { NoPricesLive } from "../../../services/Prices.ts"
@@ -63,7 +64,10 @@ const scenario = {
   // positions opened a day ago: past the vault's withdrawal delay
   historyDays: 1,
   historyStepSeconds: 4 * 3_600,
-  bulkCacheDirectory: false
+  bulkCacheDirectory: false,
+  // AUTOPILOT: withdrawals open an hour after a deposit, and the keeper pays them 20-30 s after the request
+  configureVault: (config: VaultConfig, id: number): VaultConfig =>
+    id === 76 ? { ...config, withdrawalDelaySeconds: 3_600n, withdrawalTMinSeconds: 20n, withdrawalTMaxSeconds: 30n } : config
 } as const
 
 describe("builders against the sandbox chain", () => {
@@ -214,6 +218,7 @@ describe("builders against the sandbox chain", () => {
       )
       expect(veterans.length).toBeGreaterThanOrEqual(2)
       const [partialUser, allUser] = veterans as [SandboxWallet, SandboxWallet]
+      const partialBefore = positionOf(partialUser.address)!.shares
       const partial = yield* build("withdraw", { userAddress: partialUser.address, amountRaw: "1000000" })
       expect(partial.body.data.validation).toEqual({ accepted: true, rejectionReasons: [] })
       const partialShares = BigInt(partial.body.data.sharesAmount)
@@ -230,6 +235,20 @@ describe("builders against the sandbox chain", () => {
       expect(all.body.data.sharesAmount).toBe(allShares.toString())
       yield* send(allUser, all.body.data.transactionBase64)
       yield* waitFor("the full withdrawal", () => (positionOf(allUser.address)?.pendingShares === allShares ? true : null))
+      // the keeper pays both once their cooldown has passed: the shares leave the positions
+      yield* waitFor("the keeper to pay the withdrawals", () => {
+        const part = positionOf(partialUser.address)
+        const whole = positionOf(allUser.address)
+        const partPaid = part !== null && part.pendingShares === 0n && part.shares <= partialBefore - partialShares
+        const wholePaid = whole === null || (whole.pendingShares === 0n && whole.shares === 0n)
+        return partPaid && wholePaid ? true : null
+      })
+      const partialBalance = yield* fetchJson(`${url}/v2/vault/${AUTOPILOT}/user/${partialUser.address}/balance`, {
+        headers: { "x-api-key": TEST_PARTNER_KEY }
+      })
+      expect(partialBalance.status).toBe(200)
+      expect(BigInt(partialBalance.body.data.shares.raw)).toBe(positionOf(partialUser.address)!.shares)
+      expect(BigInt(partialBalance.body.data.shares.raw)).toBeLessThanOrEqual(partialBefore - partialShares)
 
       // legacy v1: the same build as bare instructions, deprecated with a link to the v2 builder
       expect(catalogEntryById(76)?.registry.address).toBe(AUTOPILOT)
