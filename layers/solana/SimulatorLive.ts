@@ -21,7 +21,7 @@ const outcomeOf = (value: NonNullable<SimulationAnswer["result"]>["value"]): Sim
   const units = typeof value.unitsConsumed === "number" ? value.unitsConsumed : null
   if (value.err === null || value.err === undefined) {
     // a node that simulated successfully but reports no units gives nothing to size the limit by
-    if (units === null) throw new Error("the simulation reported no unitsConsumed")
+    if (units === null || units <= 0) throw new Error("the simulation reported no unitsConsumed")
     return { kind: "succeeded", unitsConsumed: units, logs }
   }
   return { kind: "failed", error: typeof value.err === "string" ? value.err : JSON.stringify(value.err), logs, unitsConsumed: units }
