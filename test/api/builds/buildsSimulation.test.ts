@@ -188,6 +188,15 @@ describe("server preflight (simulateTransaction on the sandbox)", () => {
       expect(plain.body.data.computeUnitLimit).toBe(estimateComputeUnitLimit(plain.body.data.instructions.map(fromLegacy)))
     }), 30_000)
 
+  it.effect("the simulator: a JSON-RPC error or an unreachable node is SimulatorUnavailable, not a failed transaction", () =>
+    Effect.gen(function*() {
+      const garbage = yield* Effect.flip(simulatorAt(sandbox.handle.rpcUrl).simulate("AAAA"))
+      expect(garbage._tag).toBe("SimulatorUnavailable")
+      expect(garbage.reason).toMatch(/JSON-RPC/)
+      const nowhere = yield* Effect.flip(simulatorAt("http://127.0.0.1:9/").simulate("AAAA"))
+      expect(nowhere._tag).toBe("SimulatorUnavailable")
+    }))
+
   it.scoped("the node failing to answer is not the user's fault: the estimate, simulation skipped", () =>
     Effect.gen(function*() {
       const state = yield* Effect.promise(snapshotState)
