@@ -151,6 +151,9 @@ export const decodeTransactionWithKit = (wireBytes: Uint8Array): DecodedTransact
   return { ...message, wireBytes, messageBytes, signatures, signature: encodeBase58(signatures[0]!) }
 }
 
+/** The structural checks of a message without lookup tables; undefined when it passes. */
+export const sanitizeMessage = (message: DecodedMessage): TransactionErrorName | undefined => sanitize(message, message.accountKeys.length)
+
 /** `keyCount` counts the static keys and those a v0 message loads from lookup tables. */
 const sanitize = (message: DecodedMessage, keyCount: number): TransactionErrorName | undefined => {
   const { numRequiredSignatures, numReadonlySignedAccounts, numReadonlyUnsignedAccounts } = message.header

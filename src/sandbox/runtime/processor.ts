@@ -3,9 +3,10 @@ import type { TransactionRecord } from "../ledger/transaction-store.ts"
 import { addressToBytes, verifySignature, type Keypair } from "../crypto/keypair.ts"
 import { MEMO_PROGRAM_ID, MEMO_V1_PROGRAM_ID, SYSTEM_PROGRAM_ID } from "../programs/ids.ts"
 import { decodeMemo } from "../programs/memo.ts"
-import { compileLegacyMessage, signTransaction } from "./compile.ts"
+import { encodeBase58 } from "../../ntbundle/base58.ts"
+import { compileLegacyMessage, signMessage, wireTransaction } from "./compile.ts"
 import { executeMessage, type ExecutionResult } from "./executor.ts"
-import { decodeTransaction, type DecodedTransaction, type DecodeFailure } from "./message.ts"
+import { decodeTransaction, PACKET_DATA_SIZE, sanitizeMessage, type DecodedTransaction, type DecodeFailure } from "./message.ts"
 import type { Instruction, ProgramRegistry } from "./program.ts"
 
 /**
@@ -84,11 +85,24 @@ export class TransactionProcessor {
   /** Builds, signs and sends a transaction for an actor holding its keypairs. */
   submit(request: SubmitRequest): SendOutcome {
     const message = compileLegacyMessage(request.feePayer.address, request.instructions, request.recentBlockhash ?? this.ledger.clock.blockhash())
-    const wireBytes = signTransaction(message, [request.feePayer, ...(request.signers ?? [])])
-    const transaction = decodeTransaction(wireBytes)
-    if ("kind" in transaction) {
-      throw new Error(`sandbox built an invalid transaction: ${transaction.kind === "malformed" ? transaction.reason : transaction.error}`)
+    const signatures = signMessage(message, [request.feePayer, ...(request.signers ?? [])])
+    const wireBytes = wireTransaction(message, signatures)
+    // What decoding `wireBytes` would give, taken from the compiler instead (tests hold them equal).
+    const transaction: DecodedTransaction = {
+      version: "legacy",
+      header: message.header,
+      accountKeys: message.staticAccounts,
+      recentBlockhash: message.recentBlockhash,
+      instructions: message.instructions,
+      usesLookupTables: false,
+      wireBytes,
+      messageBytes: message.messageBytes,
+      signatures,
+      signature: encodeBase58(signatures[0]!)
     }
+    const problem =
+      wireBytes.length > PACKET_DATA_SIZE ? `transaction too large: ${wireBytes.length} bytes (max: ${PACKET_DATA_SIZE})` : sanitizeMessage(transaction)
+    if (problem !== undefined) throw new Error(`sandbox built an invalid transaction: ${problem}`)
     // Signed a moment ago with the actor's own keypairs: verifying (about 0.1 ms per signature)
     // would only re-check node:crypto. Everything else is the sendTransaction path.
     return this.sendDecoded(transaction, request.skipPreflight === true ? { skipPreflight: true } : {}, true)

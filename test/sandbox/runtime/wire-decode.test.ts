@@ -4,22 +4,24 @@ import { createSandboxChain } from "../../../src/sandbox/sandbox.ts"
 import { installScenario } from "../../../src/sandbox/scenario/scenario.ts"
 import { decodeMessage, decodeMessageWithKit, decodeTransaction, decodeTransactionWithKit } from "../../../src/sandbox/runtime/message.ts"
 import { readWireTransaction } from "../../../src/sandbox/runtime/wire-decode.ts"
+import { compileLegacyMessage } from "../../../src/sandbox/runtime/compile.ts"
+import type { TransactionRecord } from "../../../src/sandbox/ledger/transaction-store.ts"
 import { getCompiledTransactionMessageEncoder, getTransactionEncoder, type Address } from "@solana/kit"
 
 /** Every transaction a small scenario lands (legacy, from the keeper, the users and the setup). */
-const landedWireBytes = (): Array<Uint8Array> => {
+const landedTransactions = (): Array<TransactionRecord> => {
   const chain = createSandboxChain({ seed: 3, runId: "wire-decode" })
   const scenario = installScenario(chain, { users: 6, builders: 2, activity: 4, vaultIds: [60, 76] })
   chain.step(40)
   scenario.stop()
-  const out: Array<Uint8Array> = []
+  const out: Array<TransactionRecord> = []
   const seen = new Set<string>()
   // every transaction is found through its fee payer: the keeper or a scenario wallet
   for (const payer of [scenario.keeper.address, ...[...scenario.people.users, ...scenario.people.builders].map((person) => person.keypair.address)]) {
     for (const record of chain.ledger.transactions.forAddress(payer, { limit: 5_000, maxSlot: Number.MAX_SAFE_INTEGER })) {
       if (!seen.has(record.signature)) {
         seen.add(record.signature)
-        out.push(record.wireBytes)
+        out.push(record)
       }
     }
   }
@@ -41,7 +43,8 @@ const v0Transaction = (lookups: boolean): Uint8Array => {
 }
 
 describe("direct wire decoding", () => {
-  const landed = landedWireBytes()
+  const records = landedTransactions()
+  const landed = records.map((record) => record.wireBytes)
 
   it("reads every landed scenario transaction exactly as kit's decoders do", () => {
     expect(landed.length).toBeGreaterThan(50)
@@ -49,6 +52,31 @@ describe("direct wire decoding", () => {
       expect(readWireTransaction(wire)).toBeDefined()
       expect(decodeTransaction(wire)).toEqual(decodeTransactionWithKit(wire))
     }
+  })
+
+  it("the sandbox's own senders record what decoding their wire bytes gives (they skip the decoding)", () => {
+    for (const record of records) {
+      const decoded = decodeTransaction(record.wireBytes)
+      if ("kind" in decoded) throw new Error(`landed transaction does not decode: ${JSON.stringify(decoded)}`)
+      expect([record.signature, record.version, record.accountKeys]).toEqual([decoded.signature, decoded.version, decoded.accountKeys])
+    }
+  })
+
+  it("compileLegacyMessage's compiled form equals the decoded message bytes", () => {
+    const [payer, other, program] = ["11111111111111111111111111111111", "SysvarRent111111111111111111111111111111111", "Vote111111111111111111111111111111111111111"]
+    const instructions = [
+      { programId: program!, accounts: [{ address: other!, isSigner: false, isWritable: true }, { address: payer!, isSigner: true, isWritable: true }], data: Uint8Array.of(1, 2, 3) },
+      { programId: other!, accounts: [], data: new Uint8Array(200).fill(5) }
+    ]
+    const compiled = compileLegacyMessage(payer!, instructions, "4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY")
+    expect(decodeMessage(compiled.messageBytes)).toEqual({
+      version: "legacy",
+      header: compiled.header,
+      accountKeys: compiled.staticAccounts,
+      recentBlockhash: compiled.recentBlockhash,
+      instructions: compiled.instructions,
+      usesLookupTables: false
+    })
   })
 
   it("v0 messages, with and without lookup tables, and 2-byte lengths, decode like kit's", () => {
