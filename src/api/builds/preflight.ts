@@ -1,8 +1,11 @@
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import { Simulator } from "../../../services/Simulator.ts"
 import { type BuiltTransaction, SimulationFailed, simulatedComputeUnitLimit, withComputeUnitLimit } from "../../domain/builds/index.ts"
 
 const hasTransaction = (response: object): response is BuiltTransaction => "transactionBase64" in response
+
+/** While the node is down every build would warn: one line per this interval, with the count. */
+const WARN_INTERVAL_MS = 10_000
 
 /**
  * Server preflight of accepted builds, when a `Simulator` is in the context (simulation on):
@@ -14,8 +17,19 @@ const hasTransaction = (response: object): response is BuiltTransaction => "tran
  *   still runs before it submits.
  * Refusals and builds without a simulator pass through unchanged (`"skipped"`).
  */
-export const makePreflight = Effect.map(Effect.serviceOption(Simulator), (simulator) =>
-  <R extends object>(response: R): Effect.Effect<R, SimulationFailed> => {
+export const makePreflight = Effect.map(Effect.serviceOption(Simulator), (simulator) => {
+  let lastWarnMs = -Infinity
+  let unwarned = 0
+  const warnUnavailable = (reason: string) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      unwarned++
+      if (now - lastWarnMs < WARN_INTERVAL_MS) return Effect.void
+      const builds = unwarned
+      lastWarnMs = now
+      unwarned = 0
+      return Effect.logWarning(`simulation unavailable (${builds} build(s) kept their estimated compute-unit limit): ${reason}`)
+    })
+  return <R extends object>(response: R): Effect.Effect<R, SimulationFailed> => {
     if (Option.isNone(simulator) || !hasTransaction(response)) return Effect.succeed(response)
     return simulator.value.simulate(response.transactionBase64).pipe(
       Effect.flatMap((outcome) =>
@@ -26,8 +40,7 @@ export const makePreflight = Effect.map(Effect.serviceOption(Simulator), (simula
           } as R)
           : Effect.fail(SimulationFailed.of(outcome.error, outcome.logs))
       ),
-      Effect.catchTag("SimulatorUnavailable", (unavailable) =>
-        Effect.as(Effect.logWarning(`simulation unavailable, the build keeps its estimated compute-unit limit: ${unavailable.reason}`), response)
-      )
+      Effect.catchTag("SimulatorUnavailable", (unavailable) => Effect.as(warnUnavailable(unavailable.reason), response))
     )
-  })
+  }
+})
