@@ -233,14 +233,18 @@ export class WsHub {
   }
 
   /**
-   * At each newer slot, the followed values that depend on chain time without any account changing
-   * (a vault's oracle age, a position's fee estimate): published when they differ, so that a topic's
-   * last update always equals the REST read.
+   * When chain time advances (a newer block time: about once a second; each newer slot when the
+   * block time is unknown), the followed values that move without any account changing (a vault's
+   * oracle age, a position's fee estimate, USD values as prices move or go stale): published when
+   * they differ, so that a topic's last update equals the REST read. One pass over the followed
+   * topics per second of chain time, not per slot.
    */
-  #refreshOnSlot(status: ProjectionStatus): void {
-    const slot = status.asOf?.slot
-    if (!this.#live || slot === undefined || slot === this.#lastRefreshSlot) return
-    this.#lastRefreshSlot = slot
+  #refreshOnChainTime(status: ProjectionStatus): void {
+    const asOf = status.asOf
+    if (!this.#live || asOf === null) return
+    const time = asOf.blockTime === null ? `slot ${asOf.slot}` : `time ${asOf.blockTime}`
+    if (time === this.#lastRefreshTime) return
+    this.#lastRefreshTime = time
     this.projection.readSync((state) => {
       for (const topic of this.book.topics()) {
         if (topic.kind === "vault" || topic.kind === "user" || topic.kind === "referrer") this.#publishIfChanged(state, topic)
@@ -263,12 +267,12 @@ export class WsHub {
     } else if (wasLive && !this.#live) {
       for (const ws of this.#sockets) this.#hold(ws)
     }
-    this.#refreshOnSlot(status)
+    this.#refreshOnChainTime(status)
     this.checkBackpressure()
   }
 
   #lastPhase: string | null = null
-  #lastRefreshSlot: number | null = null
+  #lastRefreshTime: string | null = null
 
   #hold(ws: Socket): void {
     const connection = ws.getUserData()

@@ -23,7 +23,8 @@
  *   number (0 for a topic nobody has followed yet); the next `update` of the topic has `seq + 1`.
  * - `update {topic, seq, asOf, data}`: the topic's new value, in slot order, `seq` one higher than
  *   the last one of the topic. A gap means a bug: resubscribe. Sent only when the value differs from
- *   the previous one; values moved by chain time alone are re-sent at each newer slot they differ in.
+ *   the previous one; values moved by chain time alone are re-sent, when they differ, each time the
+ *   chain's block time advances.
  * - `unsubscribed {id, topics}`
  * - `status {data}`: sent to every connection when the projection's phase changes. While it is not
  *   live, data topics are held: no snapshot, no update, never zeros; when it is live again each held

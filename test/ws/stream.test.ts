@@ -266,7 +266,7 @@ describe("/v2/stream builder summaries", () => {
 describe("/v2/stream values that move with chain time", () => {
   const fixture = makeFixture()
   layer(streamGatewayForTest({ state: fixture.state, initial: liveStatus(1_000) }), { excludeTestServices: true })((it) => {
-    it.scoped("a newer slot with no account change still updates a value derived from chain time (the oracle's age), once", () =>
+    it.scoped("newer chain time with no account change still updates a value derived from it (the oracle's age), once", () =>
       Effect.gen(function*() {
         const control = yield* ProjectionControl
         const client = yield* connect()
@@ -281,7 +281,7 @@ describe("/v2/stream values that move with chain time", () => {
         expect(update.data.oracleAgeSeconds).toBe(snapshot.data.oracleAgeSeconds + 10)
         const rest = yield* restRead(`/v2/vault/${VAULT}`)
         expect(update.data).toEqual(rest.data)
-        // Another status at the same slot, or a newer slot in the same second: the value is the same, nothing is sent.
+        // Another status at the same slot, or a newer slot in the same second: no pass over the topics, nothing is sent.
         yield* control.setStatus(liveStatus(1_005, { lagSlots: 7 }))
         fixture.state.asOf = { slot: 1_006, blockTime: 1_800_000_010 }
         yield* control.setStatus(liveStatus(1_006))
