@@ -7,6 +7,7 @@ import { PartnerKey } from "../../src/api/security/PartnerKey.ts"
 import type { Cluster } from "../../src/config.ts"
 import { environmentOfKey, hashApiKey, KEY_PREFIXES } from "../../src/domain/partnerKeys/apiKeyFormat.ts"
 import { makeKeyRecordCache } from "./keyRecordCache.ts"
+import { KnownKeyHashes } from "./knownKeyHashes.ts"
 
 export interface PartnerKeyOptions {
   /** The environment this server serves; keys of another one get 403 `WRONG_ENVIRONMENT`. */
@@ -79,6 +80,7 @@ export const PartnerKeyLive = (options: PartnerKeyOptions) =>
         { ttlMs: options.cacheTtlMs ?? 15_000, negativeTtlMs: options.negativeCacheTtlMs ?? 5_000 }
       )
       const { cluster, defaultQuota } = options
+      const hashes = new KnownKeyHashes()
 
       const quotaOf = (record: PartnerKeyRecord): Quota => ({
         limit: record.quotaLimit ?? defaultQuota.limit,
@@ -113,9 +115,12 @@ export const PartnerKeyLive = (options: PartnerKeyOptions) =>
             })
           )
         }
-        const hash = hashApiKey(key)
+        const remembered = hashes.remembered(key)
+        const hash = remembered ?? hashApiKey(key)
         const cached = cache.peek(hash, Date.now())
-        return cached === undefined ? Effect.flatMap(cache.lookup(hash), meter) : meter(cached)
+        if (cached === undefined) return Effect.flatMap(cache.lookup(hash), meter)
+        if (remembered === undefined && cached !== null) hashes.remember(key, hash)
+        return meter(cached)
       })
     })
   )

@@ -94,6 +94,25 @@ const decodePercent = (raw: string): string | undefined => {
   }
 }
 
+/** Decoded path parameters by raw text (uWS parameters never hold a "/"), bounded; pure, so never stale. */
+class RecentDecodes {
+  readonly #decoded = new Map<string, Either.Either<unknown, BadRequest>>()
+
+  constructor(private readonly max = 4_096) {}
+
+  get(raw: string, decode: () => Either.Either<unknown, BadRequest>): Either.Either<unknown, BadRequest> {
+    let decoded = this.#decoded.get(raw)
+    if (decoded === undefined) {
+      decoded = decode()
+      // Shared by every request with this path from now on.
+      if (Either.isRight(decoded)) Object.freeze(decoded.right)
+      if (this.#decoded.size >= this.max) this.#decoded.clear()
+      this.#decoded.set(raw, decoded)
+    }
+    return decoded
+  }
+}
+
 export const pathParameterNamesOf = (path: string): ReadonlyArray<string> =>
   path.split("/").filter((segment) => segment.startsWith(":")).map((segment) => segment.slice(1))
 
@@ -110,7 +129,7 @@ export const compileDecoders = (
   let path: EndpointDecoders["path"]
   if (pathSchema !== undefined) {
     const decode = compile(pathSchema, "INVALID_PATH", "path parameter")
-    path = (raw) => {
+    const decodeRaw = (raw: ReadonlyArray<string>) => {
       const values: Record<string, string> = {}
       for (let i = 0; i < pathParameterNames.length; i++) {
         const value = decodePercent(raw[i] ?? "")
@@ -119,6 +138,9 @@ export const compileDecoders = (
       }
       return decode(values)
     }
+    // Hot reads ask for the same few vaults over and over; their base58 checks need not be redone.
+    const recent = new RecentDecodes()
+    path = (raw) => recent.get(raw.length === 1 ? raw[0]! : raw.join("/"), () => decodeRaw(raw))
   }
 
   let query: EndpointDecoders["query"]

@@ -37,6 +37,18 @@ describe("request decoding from the contract's schemas", () => {
         }
       }))
 
+    it.effect("decoded path parameters are remembered per raw text: repeats and interleavings answer as the first time", () =>
+      Effect.gen(function*() {
+        const other = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ"
+        for (let round = 0; round < 3; round++) {
+          expect((yield* get(`/items/${ADDRESS}`)).body).toEqual({ address: ADDRESS, name: "item" })
+          expect((yield* get(`/items/${other}`)).body).toEqual({ address: other, name: "item" })
+          expectBadRequest(yield* get("/items/0OIl"), "INVALID_ADDRESS")
+          // The same text percent-encoded is another raw text, decoded to the same address.
+          expect((yield* get(`/items/${encodeURIComponent(ADDRESS).replace("B", "%42")}`)).body).toEqual({ address: ADDRESS, name: "item" })
+        }
+      }))
+
     it.effect("bad percent-encoding in the path is 400 INVALID_PATH", () =>
       Effect.gen(function*() {
         const { port } = yield* HttpListener
