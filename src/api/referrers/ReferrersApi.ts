@@ -66,7 +66,10 @@ export const ReferrersApi = HttpApiGroup.make("referrers")
       .addError(NotFoundResponse)
       .annotate(
         OpenApi.Description,
-        "The builder's bound positions (UserBundleAccount.referrer = address), sorted by position address ascending; " +
+        "The builder's bound positions (UserBundleAccount.referrer = address), sorted by position address ascending " +
+          "(one order across vaults; served from a sorted index, so a page costs O(page)); each row carries its binding " +
+          "(UserReferrerSet: first attribution time, slot and the rates recorded at binding, which are historical and do not " +
+          "drive accrual), or binding \"backfilling\" while the program's history is still loading; " +
           "vault filters to one vault (404 VAULT_NOT_FOUND if unknown); limit 1-100 (default 50); pass nextCursor as cursor " +
           "for the next page (null on the last; a cursor is bound to the referrer and vault filter, else 400 INVALID_CURSOR)"
       )

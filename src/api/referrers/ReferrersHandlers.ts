@@ -2,6 +2,8 @@ import { Config, Effect, Either, Option, Redacted } from "effect"
 import { type Binding, CohortEventLog } from "../../../services/CohortEventLog.ts"
 import { ProjectionUnavailable } from "../../domain/errors.ts"
 import { toFlow } from "./Flow.ts"
+import { plainBody } from "./plainBody.ts"
+import { CohortUserPageBody, FlowPageBody } from "./ReferrersApi.ts"
 import { makeFlowCursors } from "./flowCursor.ts"
 import { flowWindow } from "./flowWindow.ts"
 import { ReferrerPayouts } from "../../domain/reporting/ReferrerPayouts.ts"
@@ -47,6 +49,8 @@ export const ReferrersHandlersLive = implementGroup(
     const flowCursors = makeFlowCursors(cursorKey)
     const eventLog = yield* CohortEventLog
     const historyComplete = eventLog.historyComplete.pipe(Effect.orDie)
+    const usersBody = plainBody(CohortUserPageBody)
+    const flowsBody = plainBody(FlowPageBody)
 
     return {
       summary: ({ path }) =>
@@ -102,7 +106,7 @@ export const ReferrersHandlersLive = implementGroup(
             const key = pairKey(binding.vault, binding.wallet)
             if (!first.has(key)) first.set(key, binding)
           }
-          return yield* projection.readSync((state) => ({
+          return yield* projection.readSync((state) => usersBody({
             success: true as const,
             data: {
               referrer: path.address,
@@ -134,7 +138,7 @@ export const ReferrersHandlersLive = implementGroup(
           const rows = yield* eventLog.flows({ referrer: path.address, ...window, after, limit: limit + 1 }).pipe(Effect.orDie)
           const page = rows.slice(0, limit)
           const last = page[page.length - 1]
-          return yield* projection.readSync((state) => ({
+          return yield* projection.readSync((state) => flowsBody({
             success: true as const,
             data: {
               referrer: path.address,

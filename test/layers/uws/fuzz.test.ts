@@ -50,7 +50,7 @@ const makeRequest = (random: () => number, targets: ReadonlyArray<Target>) => {
   const pairs: Array<string> = []
   const pairCount = random() < 0.4 ? 0 : Math.floor(random() * 8)
   for (let i = 0; i < pairCount; i++) {
-    const key = pick(["limit", "tag", "cursor", "x", "limit", pick(NASTY)])
+    const key = pick(["limit", "tag", "cursor", "x", "limit", "startDate", "endDate", "vault", pick(NASTY)])
     pairs.push(random() < 0.1 ? key : `${key}=${pick(NASTY)}`)
   }
   const query = pairs.length === 0 ? "" : `?${pairs.join("&")}`.replace(/[ \r\n#]/g, "%20")
@@ -149,7 +149,12 @@ describe("fuzz: thousands of malformed requests, no 5xx, the server still answer
           "/api/v1/vaults",
           "/api/v1/vault/76/config",
           "/api/v1/vault/76/metrics",
-          "/api/v1/vault/76/snapshots"
+          "/api/v1/vault/76/snapshots",
+          `/v2/referrer/${ADDRESS}/summary`,
+          `/v2/referrer/${ADDRESS}/users?limit=5`,
+          `/v2/referrer/${ADDRESS}/payouts?limit=5`,
+          `/v2/referrer/${ADDRESS}/flows?startDate=2026-01-01`,
+          "/v2/partner/agreements"
         ]
         const targets: Array<Target> = ["/health", "/status", "/ready", "/openapi.json", "/nope", "/", ...reads].map((path) => [path, ["GET"]])
         yield* fuzz(targets, 1, 1500, "/health")
