@@ -13,6 +13,18 @@ export interface AccountUpdated {
   readonly data: Uint8Array
 }
 
+/**
+ * One `Program data:` line the program logged: its bytes exactly as logged (base64-decoded:
+ * discriminator + Borsh data) and the ntbundle event they decode to, or null when they are none
+ * this gateway knows (an unknown discriminator, or data its layout cannot read).
+ */
+export interface ProgramDataLine {
+  /** Position among the program's data lines of the transaction. */
+  readonly index: number
+  readonly raw: Uint8Array
+  readonly event: NtEvent | null
+}
+
 /** The ntbundle events one transaction emitted, numbered in log order. */
 export interface ProgramEvents {
   readonly _tag: "ProgramEvents"
@@ -21,18 +33,19 @@ export interface ProgramEvents {
   readonly blockTime: number | null
   /** A failed transaction's events did not happen; kept so the signature counts as seen. */
   readonly failed: boolean
-  readonly events: ReadonlyArray<{ readonly index: number; readonly event: NtEvent }>
+  readonly events: ReadonlyArray<ProgramDataLine>
   /** Accounts the transaction could write: any program account among them changed at `slot`. */
   readonly writableAccounts: ReadonlyArray<string>
 }
 
 /**
  * Every program transaction up to and including `signature` has been delivered (as ProgramEvents):
- * a safe point to resume from after a restart.
+ * a safe point to resume from after a restart. A null `signature` says the program has no
+ * transaction at all yet (as of `slot`): the connection has caught up all the same.
  */
 export interface TransactionsComplete {
   readonly _tag: "TransactionsComplete"
-  readonly signature: string
+  readonly signature: string | null
   readonly slot: number
 }
 

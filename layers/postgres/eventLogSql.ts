@@ -1,8 +1,6 @@
 import type { SqlClient } from "@effect/sql/SqlClient"
 import { Array as Arr, Effect } from "effect"
-import { ChainStoreError } from "../../services/ChainStore.ts"
 import type { ProgramEvents } from "../../services/ChainSource.ts"
-import { encodeEvent } from "../../src/ntbundle/events.ts"
 import { toJson } from "../../src/ntbundle/json.ts"
 import { eventVault, eventWallet } from "./eventKeys.ts"
 
@@ -32,33 +30,27 @@ const transactionRow = (tx: ProgramEvents) => ({
   event_count: storedEvents(tx).length
 })
 
-const eventRows = (tx: ProgramEvents) =>
-  Effect.forEach(storedEvents(tx), ({ index, event }) =>
-    Effect.try({
-      try: () => ({
-        signature: tx.signature,
-        event_index: index,
-        slot: tx.slot,
-        block_time: tx.blockTime,
-        name: event.name,
-        raw: encodeEvent(event),
-        data: JSON.stringify(toJson(event.data)),
-        vault: eventVault(event),
-        wallet: eventWallet(event)
-      }),
-      catch: (cause) =>
-        new ChainStoreError({
-          message: `ChainStore could not encode event ${index} (${event.name}) of ${tx.signature}: ${String(cause)}`,
-          cause
-        })
-    }))
+/** The name stored for a data line that is no ntbundle event this gateway can decode. */
+export const UNKNOWN_EVENT_NAME = "unknown"
 
-/** Event rows per signature, built before any write, so an event that cannot be encoded writes nothing. */
-const eventRowsBySignature = (transactions: ReadonlyArray<ProgramEvents>) =>
-  Effect.map(
-    Effect.forEach(transactions, (tx) => Effect.map(eventRows(tx), (rows) => [tx.signature, rows] as const)),
-    (entries) => new Map(entries)
-  )
+const EMPTY_DATA = "{}"
+
+/**
+ * One row per data line: `raw` is the line's bytes exactly as logged; an undecodable line is
+ * stored too, named `unknown` with empty data, so nothing the program logged is lost.
+ */
+const eventRows = (tx: ProgramEvents) =>
+  storedEvents(tx).map(({ index, raw, event }) => ({
+    signature: tx.signature,
+    event_index: index,
+    slot: tx.slot,
+    block_time: tx.blockTime,
+    name: event === null ? UNKNOWN_EVENT_NAME : event.name,
+    raw,
+    data: event === null ? EMPTY_DATA : JSON.stringify(toJson(event.data)),
+    vault: event === null ? null : eventVault(event),
+    wallet: event === null ? null : eventWallet(event)
+  }))
 
 /** Inserts the transactions not stored yet; returns the signatures it inserted. */
 const insertNewTransactions = (sql: SqlClient, transactions: ReadonlyArray<ProgramEvents>) =>
@@ -81,7 +73,7 @@ export const appendTransactions = (sql: SqlClient, transactions: ReadonlyArray<P
   Effect.gen(function*() {
     const unique = firstPerSignature(transactions)
     if (unique.length === 0) return
-    const eventsOf = yield* eventRowsBySignature(unique)
+    const eventsOf = new Map(unique.map((tx) => [tx.signature, eventRows(tx)] as const))
     yield* sql.withTransaction(
       Effect.gen(function*() {
         const inserted = yield* insertNewTransactions(sql, unique)

@@ -2,6 +2,7 @@ import { address } from "@solana/kit"
 import { Duration, Effect, Layer, Queue, Random, Stream } from "effect"
 import { ChainSource, ChainSourceError, type ChainEvent, type ResumePoint } from "../../services/ChainSource.ts"
 import { fetchAccounts } from "./accounts.ts"
+import { makeJsonRpcClient } from "./jsonRpcClient.ts"
 import { makeRpc, makeSubscriptions } from "./rpc.ts"
 import { type Cursor, runSession, type SessionOptions } from "./session.ts"
 import { RecentSignatures } from "./sessionItems.ts"
@@ -33,6 +34,7 @@ const HEALTHY_CONNECTION_MS = 30_000
 export const ChainSourceLive = (options: ChainSourceOptions) =>
   Layer.sync(ChainSource, () => {
     const rpc = makeRpc(options.rpcUrl)
+    const client = makeJsonRpcClient({ url: options.rpcUrl })
     const program = address(options.programId)
     const sessionOptions: SessionOptions = {
       program,
@@ -60,7 +62,7 @@ export const ChainSourceLive = (options: ChainSourceOptions) =>
             for (let attempt = 0; ; attempt++) {
               const started = Date.now()
               const subscriptions = makeSubscriptions(options.wsUrl)
-              const error = yield* Effect.flip(Effect.scoped(runSession(rpc, subscriptions, sessionOptions, cursor, out)))
+              const error = yield* Effect.flip(Effect.scoped(runSession(rpc, client, subscriptions, sessionOptions, cursor, out)))
               if (Date.now() - started > HEALTHY_CONNECTION_MS) attempt = 0
               yield* Effect.logWarning(`chain stream interrupted: ${error.message}`)
               yield* Queue.offer(out, { _tag: "StreamInterrupted", reason: error.message })

@@ -2,6 +2,7 @@ import { type Address } from "@solana/kit"
 import { Clock, Deferred, Duration, Effect, Queue, Schedule, type Scope, Stream } from "effect"
 import { type ChainEvent, ChainSourceError } from "../../services/ChainSource.ts"
 import { fetchAccounts, fromBase64, snapshotProgramAccounts } from "./accounts.ts"
+import type { JsonRpcClient } from "./jsonRpcClient.ts"
 import type { SolanaRpc, SolanaSubscriptions } from "./rpc.ts"
 import { RecentSignatures, type SessionItem } from "./sessionItems.ts"
 import { fetchProgramTransaction, newestSignature, signaturesAfter } from "./transactions.ts"
@@ -49,6 +50,7 @@ const promise = <A>(what: string, run: (signal: AbortSignal) => Promise<A>) =>
  */
 export const runSession = (
   rpc: SolanaRpc,
+  client: JsonRpcClient,
   subscriptions: SolanaSubscriptions,
   options: SessionOptions,
   cursor: Cursor,
@@ -121,31 +123,31 @@ export const runSession = (
     // Watched from the start: a connection that goes quiet during the catch-up is as broken as later.
     yield* Effect.forkScoped(watchStalls(rpc, options, () => lastSlot, broken))
     const catchUp = Effect.gen(function*() {
-      if (cursor.needsSnapshot) yield* snapshot(rpc, options, cursor, out)
+      if (cursor.needsSnapshot) yield* snapshot(rpc, client, options, cursor, out)
       // Updates missed while disconnected are not replayed by anyone: read the watched accounts again.
       else yield* refreshWatched(rpc, options, 0, out)
-      yield* reconcile(rpc, options, cursor, enqueue, true)
+      yield* reconcile(client, options, cursor, enqueue, true)
     })
     yield* Effect.raceFirst(catchUp, Deferred.await(broken))
 
     yield* Effect.forkScoped(
-      Effect.repeat(reconcile(rpc, options, cursor, enqueue), { schedule: Schedule.spaced(options.reconcileInterval) }).pipe(
+      Effect.repeat(reconcile(client, options, cursor, enqueue), { schedule: Schedule.spaced(options.reconcileInterval) }).pipe(
         Effect.catchAll((error) => Deferred.fail(broken, error))
       )
     )
 
     const inFlight = new Set<string>()
     const deliver = Stream.fromQueue(items).pipe(
-      Stream.mapEffect((item) => handle(rpc, options, cursor, inFlight, item), { concurrency: options.fetchConcurrency }),
+      Stream.mapEffect((item) => handle(rpc, client, options, cursor, inFlight, item), { concurrency: options.fetchConcurrency }),
       Stream.runForEach((event) => (event === null ? Effect.void : Queue.offer(out, event)))
     )
     return yield* Effect.raceFirst(Effect.zipRight(deliver, Effect.never), Deferred.await(broken))
   })
 
-const snapshot = (rpc: SolanaRpc, options: SessionOptions, cursor: Cursor, out: Queue.Enqueue<ChainEvent>) =>
+const snapshot = (rpc: SolanaRpc, client: JsonRpcClient, options: SessionOptions, cursor: Cursor, out: Queue.Enqueue<ChainEvent>) =>
   Effect.gen(function*() {
     // The seam: transactions up to it are reflected in the snapshot taken just after.
-    const seam = yield* promise("getSignaturesForAddress", () => newestSignature(rpc, options.program))
+    const seam = yield* promise("getSignaturesForAddress", () => newestSignature(client, options.program))
     const { slot, accounts } = yield* promise("getProgramAccounts", () => snapshotProgramAccounts(rpc, options.program))
     yield* Queue.offer(out, { _tag: "SnapshotStarted", slot })
     const addresses = new Set<string>()
@@ -162,7 +164,8 @@ const snapshot = (rpc: SolanaRpc, options: SessionOptions, cursor: Cursor, out: 
       yield* Queue.offer(out, { _tag: "TransactionsComplete", signature: seam.signature, slot: seam.slot })
     }
     cursor.signature = seam?.signature ?? null
-    cursor.slot = seam?.slot ?? 0
+    // A program without transactions: everything up to the snapshot is known to be none.
+    cursor.slot = seam?.slot ?? slot
     cursor.needsSnapshot = false
   })
 
@@ -181,22 +184,15 @@ const refreshWatched = (rpc: SolanaRpc, options: SessionOptions, minSlot: number
 /**
  * Queues every program transaction after the cursor not delivered yet, then a completion marker.
  * `afterConnect`: the marker is queued even when nothing is new, since it is what tells the
- * projection a new connection has caught up (on a quiet program no other transaction would).
+ * projection a new connection has caught up (on a quiet program no other transaction would; on a
+ * program without any transaction yet, the marker names none). A null cursor means the program had
+ * no transaction as of the snapshot or checkpoint, so every transaction it has now is new.
  */
-const reconcile = (rpc: SolanaRpc, options: SessionOptions, cursor: Cursor, enqueue: (item: SessionItem) => void, afterConnect = false) =>
+const reconcile = (client: JsonRpcClient, options: SessionOptions, cursor: Cursor, enqueue: (item: SessionItem) => void, afterConnect = false) =>
   Effect.gen(function*() {
-    if (cursor.signature === null) {
-      const seam = yield* promise("getSignaturesForAddress", () => newestSignature(rpc, options.program))
-      if (seam === null) return
-      cursor.signature = seam.signature
-      cursor.slot = seam.slot
-      enqueue({ _tag: "Transaction", signature: seam.signature })
-      enqueue({ _tag: "Complete", ...seam })
-      return
-    }
     const since = cursor.signature
     const { signatures, complete } = yield* promise("getSignaturesForAddress", () =>
-      signaturesAfter(rpc, options.program, since, options.maxBackfill)
+      signaturesAfter(client, options.program, since, options.maxBackfill)
     )
     if (!complete) {
       cursor.needsSnapshot = true
@@ -212,6 +208,7 @@ const reconcile = (rpc: SolanaRpc, options: SessionOptions, cursor: Cursor, enqu
 
 const handle = (
   rpc: SolanaRpc,
+  client: JsonRpcClient,
   options: SessionOptions,
   cursor: Cursor,
   inFlight: Set<string>,
@@ -236,7 +233,7 @@ const handle = (
       // Checked when the handler starts, which is in queue order: a signature queued twice is fetched once.
       if (cursor.delivered.has(item.signature) || inFlight.has(item.signature)) return Effect.succeed(null)
       inFlight.add(item.signature)
-      return fetchUntilServed(rpc, options, item.signature).pipe(
+      return fetchUntilServed(client, options, item.signature).pipe(
         Effect.tap(() => cursor.delivered.add(item.signature)),
         Effect.ensuring(Effect.sync(() => inFlight.delete(item.signature)))
       )
@@ -248,8 +245,8 @@ const handle = (
  * A just-notified transaction may not be served for a moment, so retry for a while; one that never
  * is fails the session, whose successor reconciles from the unchanged cursor.
  */
-const fetchUntilServed = (rpc: SolanaRpc, options: SessionOptions, signature: string) =>
-  promise("getTransaction", () => fetchProgramTransaction(rpc, options.program, signature)).pipe(
+const fetchUntilServed = (client: JsonRpcClient, options: SessionOptions, signature: string) =>
+  promise("getTransaction", () => fetchProgramTransaction(client, options.program, signature)).pipe(
     Effect.flatMap((tx) => (tx === null ? Effect.fail(failure(`transaction ${signature} is not served`)) : Effect.succeed(tx))),
     Effect.retry({ times: 50, schedule: Schedule.spaced(Duration.millis(200)) })
   )

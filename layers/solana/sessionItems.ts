@@ -6,8 +6,8 @@ export type SessionItem =
   /** A program transaction to fetch (from a logs notification, or found missing by reconciliation). */
   | { readonly _tag: "Transaction"; readonly signature: string }
   | { readonly _tag: "Slot"; readonly slot: number }
-  /** Every transaction up to `signature` has been queued before this marker. */
-  | { readonly _tag: "Complete"; readonly signature: string; readonly slot: number }
+  /** Every transaction up to `signature` (null: the program has none yet) has been queued before this marker. */
+  | { readonly _tag: "Complete"; readonly signature: string | null; readonly slot: number }
 
 /** Signatures already delivered, kept for the recent past only (older ones cannot reappear). */
 export class RecentSignatures {

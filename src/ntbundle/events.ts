@@ -66,24 +66,23 @@ const SUCCESS = /^Program (\S+) success$/
 const FAILED = /^Program (\S+) failed: /
 
 /**
- * The events `programId` emitted, from a transaction's log messages.
+ * The `Program data:` lines `programId` logged, base64-decoded, from a transaction's log messages.
  *
  * Follows the runtime's log structure: `Program <id> invoke [depth]` opens an invocation,
  * `Program <id> success` / `Program <id> failed: ...` closes it, and a `Program data: <base64>`
  * line belongs to the innermost open invocation. Only lines of `programId`'s own invocations count
  * (not data logged by programs it calls, nor by its callers).
  *
- * `index` is the 0-based position of the line among `programId`'s data lines, so it stays the same
- * whether or not an earlier line could be decoded; lines that are not valid base64 or not an
- * ntbundle event are skipped. A `failed` line means the runtime aborted the whole transaction and
- * nothing in it took effect, so the result is then empty.
+ * `index` is the 0-based position of the line among `programId`'s data lines; a line that is not
+ * valid base64 has no bytes and is skipped (its index stays taken). A `failed` line means the
+ * runtime aborted the whole transaction and nothing in it took effect, so the result is then empty.
  */
-export const eventsFromLogs = (
+export const programDataFromLogs = (
   logs: ReadonlyArray<string>,
   programId: string
-): Array<{ index: number; event: NtEvent }> => {
+): Array<{ index: number; bytes: Uint8Array }> => {
   const stack: Array<string> = []
-  const events: Array<{ index: number; event: NtEvent }> = []
+  const lines: Array<{ index: number; bytes: Uint8Array }> = []
   let dataLines = 0
   for (const line of logs) {
     const invoke = INVOKE.exec(line)
@@ -103,10 +102,24 @@ export const eventsFromLogs = (
     if (line.startsWith(DATA_PREFIX) && stack[stack.length - 1] === programId) {
       const index = dataLines++
       const bytes = fromBase64(line.slice(DATA_PREFIX.length))
-      if (bytes === undefined) continue
-      const decoded = decodeEvent(bytes)
-      if (Either.isRight(decoded)) events.push({ index, event: decoded.right })
+      if (bytes !== undefined) lines.push({ index, bytes })
     }
+  }
+  return lines
+}
+
+/**
+ * The events `programId` emitted, from a transaction's log messages: its data lines (see
+ * `programDataFromLogs`, whose `index` they keep) that decode as ntbundle events; others are skipped.
+ */
+export const eventsFromLogs = (
+  logs: ReadonlyArray<string>,
+  programId: string
+): Array<{ index: number; event: NtEvent }> => {
+  const events: Array<{ index: number; event: NtEvent }> = []
+  for (const { index, bytes } of programDataFromLogs(logs, programId)) {
+    const decoded = decodeEvent(bytes)
+    if (Either.isRight(decoded)) events.push({ index, event: decoded.right })
   }
   return events
 }

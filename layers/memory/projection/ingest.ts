@@ -60,7 +60,8 @@ export class Ingest {
         })
       case "TransactionsComplete":
         return Effect.suspend(() => {
-          this.#completions.push({ signature: event.signature, slot: event.slot })
+          // A null signature (a program without transactions) completes nothing to resume from.
+          if (event.signature !== null) this.#completions.push({ signature: event.signature, slot: event.slot })
           this.#caughtUp = true
           this.#interruption = null
           return this.#publishStatus()

@@ -101,7 +101,7 @@ const transaction = (
   slot,
   blockTime: 1_760_000_000 + slot,
   failed,
-  events: events.map((event, index) => ({ index, event })),
+  events: events.map((event, index) => ({ index, raw: encodeEvent(event), event })),
   writableAccounts: []
 })
 
@@ -124,14 +124,15 @@ const eventRows = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 
 /** What `tx`'s event `index` must look like once stored. */
 const expectedEventRow = (tx: ProgramEvents, index: number, vault: string | null, wallet: string | null) => {
-  const event = tx.events[index]!.event
+  const { event, raw } = tx.events[index]!
+  if (event === null) throw new Error("expectedEventRow is for decoded events")
   return {
     signature: tx.signature,
     eventIndex: index,
     slot: String(tx.slot),
     blockTime: String(tx.blockTime),
     name: event.name,
-    raw: toHex(encodeEvent(event)),
+    raw: toHex(raw),
     data: toJson(event.data),
     vault,
     wallet
@@ -312,6 +313,33 @@ layer(ChainStoreLive.pipe(Layer.provideMerge(TestDatabase)), { timeout: 120_000 
         expect(rows.map((row) => decodeEvent(row.raw))).toEqual(
           [txA.events[0], txA.events[1], txB.events[0], txC.events[0]].map((entry) => Either.right(entry!.event))
         )
+      }))
+
+    it.effect("stores every data line's bytes as logged, an undecodable one as `unknown`", () =>
+      Effect.gen(function*() {
+        const store = yield* freshStore
+        const known = deposit(USER, VAULT, 9n)
+        // An unknown discriminator, and a known one cut short: neither decodes, both are kept.
+        const unknownBytes = Uint8Array.from([0xde, 0xad, 0xbe, 0xef, 1, 2, 3, 4, 5, 6, 7])
+        const truncated = encodeEvent(known).subarray(0, 20)
+        const tx: ProgramEvents = {
+          ...transaction("sigMixed", 700, []),
+          events: [
+            { index: 0, raw: unknownBytes, event: null },
+            { index: 1, raw: encodeEvent(known), event: known },
+            { index: 3, raw: truncated, event: null }
+          ]
+        }
+        yield* store.appendTransactions([tx])
+
+        const rows = yield* eventRows
+        expect(rows.map((row) => ({ index: row.eventIndex, name: row.name, raw: toHex(row.raw), data: row.data, vault: row.vault, wallet: row.wallet }))).toEqual([
+          { index: 0, name: "unknown", raw: toHex(unknownBytes), data: {}, vault: null, wallet: null },
+          { index: 1, name: "DepositRequested", raw: toHex(encodeEvent(known)), data: toJson(known.data), vault: VAULT, wallet: USER },
+          { index: 3, name: "unknown", raw: toHex(truncated), data: {}, vault: null, wallet: null }
+        ])
+        const sql = yield* SqlClient.SqlClient
+        expect(yield* sql`SELECT event_count AS "eventCount" FROM chain_transaction WHERE signature = 'sigMixed'`).toEqual([{ eventCount: 3 }])
       }))
 
     it.effect("records a failed transaction as seen, without its events", () =>
