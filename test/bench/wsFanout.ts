@@ -74,7 +74,8 @@ const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min
 
 /** Opens a child process of `/v2/stream` clients, one per topic (also used by wsLatency). */
 export const startClients = (url: string, topics: ReadonlyArray<string>, sampled: number) => {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), CLIENT_FLAG, url, String(sampled), ...topics], {
+  // `--import tsx` whatever started this process (`npm run bench` registers tsx in-process, not in execArgv).
+  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), CLIENT_FLAG, url, String(sampled), ...topics], {
     stdio: ["pipe", "pipe", "inherit"]
   })
   let output = ""
