@@ -35,6 +35,9 @@ export interface Connection {
 
 export type Socket = uws.WebSocket<Connection>
 
+/** Followed topics re-checked per turn of the event loop after chain time advanced. */
+const REFRESH_SLICE = 64
+
 /** Every connection is on it, for `status` broadcasts on phase changes. */
 const ALL_CONNECTIONS = "#all"
 
@@ -237,7 +240,8 @@ export class WsHub {
    * block time is unknown), the followed values that move without any account changing (a vault's
    * oracle age, a position's fee estimate, USD values as prices move or go stale): published when
    * they differ, so that a topic's last update equals the REST read. One pass over the followed
-   * topics per second of chain time, not per slot.
+   * topics per second of chain time, in slices between which the event loop runs (a pass over many
+   * topics must not hold up the updates of the next notifications).
    */
   #refreshOnChainTime(status: ProjectionStatus): void {
     const asOf = status.asOf
@@ -245,11 +249,37 @@ export class WsHub {
     const time = asOf.blockTime === null ? `slot ${asOf.slot}` : `time ${asOf.blockTime}`
     if (time === this.#lastRefreshTime) return
     this.#lastRefreshTime = time
-    this.projection.readSync((state) => {
-      for (const topic of this.book.topics()) {
-        if (topic.kind === "vault" || topic.kind === "user" || topic.kind === "referrer") this.#publishIfChanged(state, topic)
+    for (const topic of this.book.topics()) {
+      if (topic.kind === "vault" || topic.kind === "user" || topic.kind === "referrer") this.#refreshPending.add(topic.name)
+    }
+    this.#scheduleRefresh()
+  }
+
+  readonly #refreshPending = new Set<string>()
+  #refreshScheduled = false
+  #closed = false
+
+  #scheduleRefresh(): void {
+    if (this.#refreshScheduled || this.#refreshPending.size === 0) return
+    this.#refreshScheduled = true
+    setImmediate(this.#refreshSlice)
+  }
+
+  readonly #refreshSlice = (): void => {
+    this.#refreshScheduled = false
+    const checked = this.#closed || !this.#live ? Either.left(null) : this.projection.readSync((state) => {
+      let count = 0
+      for (const name of this.#refreshPending) {
+        this.#refreshPending.delete(name)
+        const topic = this.book.topic(name)
+        if (topic !== undefined) this.#publishIfChanged(state, topic)
+        if (++count === REFRESH_SLICE) break
       }
     })
+    // Not live any more: held topics get fresh snapshots when it is again, nothing to re-check.
+    if (Either.isLeft(checked)) return this.#refreshPending.clear()
+    this.checkBackpressure()
+    this.#scheduleRefresh()
   }
 
   statusChanged(status: ProjectionStatus): void {
@@ -325,6 +355,7 @@ export class WsHub {
 
   /** Server shutdown. */
   closeAll(): void {
+    this.#closed = true
     for (const ws of [...this.#sockets]) ws.end(1001, "server shutting down")
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, layer } from "@effect/vitest"
-import type { Address } from "@solana/kit"
+import { type Address, getAddressDecoder } from "@solana/kit"
+import { randomBytes } from "node:crypto"
 import { Effect, Schedule } from "effect"
 import { serverUrl } from "../support/httpTestServer.ts"
 import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
@@ -285,6 +286,27 @@ describe("/v2/stream values that move with chain time", () => {
         yield* control.setStatus(liveStatus(1_005, { lagSlots: 7 }))
         fixture.state.asOf = { slot: 1_006, blockTime: 1_800_000_010 }
         yield* control.setStatus(liveStatus(1_006))
+        expect(yield* client.nothingWithin(150)).toBe(true)
+      }))
+  })
+})
+
+describe("/v2/stream values that move with chain time, many topics", () => {
+  const vaults = Array.from({ length: 150 }, () => getAddressDecoder().decode(randomBytes(32)))
+  const fixture = new VaultStateFixture({ slot: 1_000, blockTime: 1_800_000_000 })
+  for (const vault of vaults) fixture.vault(vault, { bundle: bundle(1_000_000n), oracle })
+  layer(streamGatewayForTest({ state: fixture.state, initial: liveStatus(1_000) }), { excludeTestServices: true })((it) => {
+    it.scoped("the pass over the followed topics (done in slices) reaches every one of them, once", () =>
+      Effect.gen(function*() {
+        const control = yield* ProjectionControl
+        const client = yield* connect()
+        client.send({ op: "subscribe", id: 1, topics: vaults.map((vault) => `vault:${vault}`) })
+        for (const _ of vaults) expect(yield* client.next).toMatchObject({ type: "subscribed", seq: 0 })
+        fixture.state.asOf = { slot: 1_003, blockTime: 1_800_000_002 }
+        yield* control.setStatus(liveStatus(1_003))
+        const updates = yield* Effect.forEach(vaults, () => client.next)
+        expect(updates.every((frame) => frame.type === "update" && frame.seq === 1 && frame.asOf.blockTime === 1_800_000_002)).toBe(true)
+        expect(new Set(updates.map((frame) => frame.topic))).toEqual(new Set(vaults.map((vault) => `vault:${vault}`)))
         expect(yield* client.nothingWithin(150)).toBe(true)
       }))
   })
