@@ -7,7 +7,9 @@ import { Api } from "../Api.ts"
 import { NotFound } from "../errors.ts"
 import { implementGroup } from "../handlers.ts"
 import { lastCompletedDay } from "../history/utcDate.ts"
+import { historyNotStored } from "../history/historyPending.ts"
 import { makeYieldApys } from "./yieldApys.ts"
+import { makeYieldCoverage } from "./yieldCoverage.ts"
 import { yieldRows } from "./yieldRows.ts"
 
 const CODE_SHAPE = /^[A-Za-z0-9_-]{1,64}$/
@@ -20,6 +22,7 @@ export const PublicHandlersLive = implementGroup(
     const projection = yield* Projection
     const prices = yield* Prices
     const apys = yield* makeYieldApys
+    const storedThrough = yield* makeYieldCoverage
     const historyUnavailable = new ProjectionUnavailable({
       code: "PROJECTION_UNAVAILABLE",
       status: "degraded",
@@ -40,8 +43,11 @@ export const PublicHandlersLive = implementGroup(
             rows: yieldRows(state, prices),
             throughDate: lastCompletedDay(state.asOf?.blockTime ?? null)
           }))
+          // while the backfill runs no APY can be told apart from "history too short": 503, like /metrics
+          const through = yield* storedThrough(throughDate)
+          if (through === null) return yield* Effect.fail(historyNotStored(throughDate, null))
           const vaults = yield* Effect.forEach(rows, ({ row, fees }) =>
-            Effect.map(apys.of(row.bundleKey, throughDate, fees), (figures) => ({ ...row, ...figures })), { concurrency: 4 })
+            Effect.map(apys.of(row.bundleKey, through, fees), (figures) => ({ ...row, ...figures })), { concurrency: 4 })
           return { success: true as const, data: { vaults } }
         }).pipe(
           Effect.catchTag("SqlError", (error) =>

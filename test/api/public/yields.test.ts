@@ -13,7 +13,8 @@ import { PublicApi } from "../../../src/api/public/PublicApi.ts"
 import { PublicHandlersLive } from "../../../src/api/public/PublicHandlers.ts"
 import { makeMemoryCodes } from "../../support/buildStandIns.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
-import { listenForTest } from "../../support/httpTestServer.ts"
+import { gatewayForTest, listenForTest, serverUrl } from "../../support/httpTestServer.ts"
+import { ReferrerHistoryStandIn } from "../../support/referrerHistoryStandIn.ts"
 import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../../support/partnerKeyStandIn.ts"
 import { liveStatus, ProjectionTest } from "../../support/projectionTest.ts"
 import { VaultStateFixture } from "../../support/vaultStateFixture.ts"
@@ -111,3 +112,24 @@ describe("GET /public/yields", () => {
   })
 })
 
+
+describe("GET /public/yields while the history rollup has stored nothing", () => {
+  const pending = new VaultStateFixture({ slot: 5_000, blockTime: NOW }).vault(AUTOPILOT, { bundle: { assetAddress: USDC } })
+  layer(
+    gatewayForTest({
+      state: pending.state,
+      initial: liveStatus(5_000),
+      referrerHistory: ReferrerHistoryStandIn([], { closedThrough: null, coveredThrough: null })
+    }),
+    { excludeTestServices: true }
+  )((it) => {
+    it.effect("503 history_pending with Retry-After, like /metrics: not APYs that look like a short history", () =>
+      Effect.gen(function*() {
+        const url = yield* serverUrl
+        const answer = yield* fetchJson(`${url}/public/yields`)
+        expect(answer.status).toBe(503)
+        expect(answer.body).toMatchObject({ success: false, error: "PROJECTION_UNAVAILABLE", status: "history_pending" })
+        expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(0)
+      }))
+  })
+})
