@@ -138,7 +138,9 @@ describe("builder reporting through a claim and tier moves on the sandbox chain"
       expect(up.currentTier).toEqual({ index: 0, threshold: TIER_0.toString(), mfeeBps: 1_000, pfeeBps: 0 })
       expect(up.nextTier).toEqual({ index: 1, threshold: TIER_1.toString(), remaining: (TIER_1 - counterUp).toString() })
       // /users: the binding event's rates (below tier 0 then: 0 bps, no tier), labelled historical; /flows: the deposit request.
-      const users = yield* fetchJson(`${url}/v2/referrer/${B}/users?vault=${V}&limit=100`, keyed)
+      // (the history backfill and the event log's write of the binding may still be under way: wait for them)
+      const users = yield* eventually(fetchJson(`${url}/v2/referrer/${B}/users?vault=${V}&limit=100`, keyed), (response) =>
+        response.status === 200 && response.body.data.users.every((entry: { binding: string }) => entry.binding === "recorded"))
       const row = users.body.data.users.find((entry: { wallet: string }) => entry.wallet === user.keypair.address)
       expect(row).toMatchObject({ binding: "recorded", bindTimeRates: { referralPfeeBps: 0, referralMfeeBps: 0, referralTierIndex: null } })
       expect(row.firstAttributedAt).toBeGreaterThan(0)

@@ -32,7 +32,7 @@ describe("plain bodies of the cohort routes", () => {
     const bindings = [
       { vault: USDC_VAULT, wallet: WALLETS[0]!, slot: 7, time: 1_700_000_000, referralPfeeBps: 0, referralMfeeBps: 1_000, referralTierIndex: null },
       "backfilling" as const,
-      "not_in_history" as const
+      "not_recorded" as const
     ]
     const body = {
       success: true as const,

@@ -102,7 +102,7 @@ describe("GET /v2/referrer/{address}/users", () => {
         expect(bob.netDeposits).toEqual({ raw: "-20000000", token: "-20" })
         expect(bob.lastDepositAt).toBeNull()
         // the history is complete and holds no binding for Bob: said so, nothing invented
-        expect(bob).toMatchObject({ firstAttributedAt: null, attributedSlot: null, bindTimeRates: null, binding: "not_in_history" })
+        expect(bob).toMatchObject({ firstAttributedAt: null, attributedSlot: null, bindTimeRates: null, binding: "not_recorded" })
       }))
 
     it.effect("pages of every size and the vault filter walk each position exactly once, in order", () =>

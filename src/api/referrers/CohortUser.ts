@@ -45,11 +45,12 @@ export const CohortUser = Schema.Struct({
   /** Historical rates recorded at binding (not the live rates); null unless `binding` is "recorded". */
   bindTimeRates: Schema.NullOr(BindTimeRates),
   /**
-   * Whether the binding event is known: "recorded" (fields above set), "backfilling" (the program's
-   * history is still being loaded; retry later), "not_in_history" (the history holds no binding for
-   * this position, e.g. it predates the configured history start).
+   * Whether the binding event is known: "recorded" (fields above set); "backfilling" (the program's
+   * history is still being loaded; retry later); "not_recorded" (the event log holds no binding for
+   * this position: it predates the configured history start, or its transaction is still being
+   * written, which takes seconds).
    */
-  binding: Schema.Literal("recorded", "backfilling", "not_in_history")
+  binding: Schema.Literal("recorded", "backfilling", "not_recorded")
 }).annotations({ identifier: "ReferrerCohortUser" })
 export type CohortUser = typeof CohortUser.Type
 
@@ -65,7 +66,7 @@ export const toCohortUser = (
   state: ProjectionState,
   member: CohortMember,
   priceOf: (mint: string) => UsdPrice | null,
-  binding: Binding | "backfilling" | "not_in_history"
+  binding: Binding | "backfilling" | "not_recorded"
 ): CohortUser | null => {
   const view = state.vaults.get(member.vault)
   const raw = state.accounts.get(member.position)

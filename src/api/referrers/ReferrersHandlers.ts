@@ -115,7 +115,7 @@ export const ReferrersHandlersLive = implementGroup(
                   state,
                   member,
                   prices.priceOf,
-                  first.get(pairKey(member.vault, owner)) ?? (complete ? "not_in_history" : "backfilling")
+                  first.get(pairKey(member.vault, owner)) ?? (complete ? "not_recorded" : "backfilling")
                 ) ?? []
               ),
               nextCursor: page.more && page.last !== undefined ? cohortCursors.encode(path.address, vault, page.last.position) : null
