@@ -15,6 +15,12 @@ interface Position {
   pendingBeforeSlot: bigint
   /** Shares of withdrawal requests not redeemed yet (normally at most one). */
   pendingWithdrawals: Array<bigint>
+  /** Withdrawal request shares listed so far in `requestSlot` (they leave the position at request). */
+  requestSlot: number
+  requestedInSlot: bigint
+  /** Shares the last absolute report of `reportSlot` found missing from the tracked ones (a request listed after it). */
+  reportSlot: number
+  unexplained: bigint
 }
 
 interface VaultDay {
@@ -39,6 +45,9 @@ interface PairDay {
   flowsIn: bigint
   flowsOut: bigint
   flags: number
+  /** Counter values reported in `reportSlot`, with the move each event made (null: unknown). */
+  reportSlot: number
+  reports: Array<{ readonly after: bigint; readonly delta: bigint | null }>
 }
 
 const positionKey = (vault: string, user: string) => `${vault}|${user}`
@@ -83,6 +92,8 @@ export class HistoryReplay {
   /** The slot being applied, and its allocations/redemptions that matched no position yet. */
   private slot: number | null = null
   private deferred: Array<LoggedEvent> = []
+  /** Pairs whose counter was reported in the current slot. */
+  private readonly slotPairs = new Set<PairDay>()
   /** Events whose position could not be found (diagnostics; their vault figures still count). */
   unattributed = 0
   /** The first few of them, `name signature#index`, for the log. */
@@ -98,7 +109,7 @@ export class HistoryReplay {
 
   /** Closes every open day that ends at or before `unixSeconds`; their rows, oldest first. */
   closeBefore(unixSeconds: number): Array<DayRows> {
-    this.settleDeferred()
+    this.endSlot()
     return this.closeDays(unixSeconds)
   }
 
@@ -115,7 +126,7 @@ export class HistoryReplay {
   /** Applies one event (in chain order); returns the days its time closed. */
   apply(event: LoggedEvent): Array<DayRows> {
     if (event.slot !== this.slot) {
-      this.settleDeferred()
+      this.endSlot()
       this.slot = event.slot
     }
     const closed = this.closeDays(event.blockTime)
@@ -126,7 +137,7 @@ export class HistoryReplay {
 
   /** The open day's rows so far, marked provisional through `through`; call `closeBefore(through)` first. */
   provisional(through: number): DayRows | null {
-    this.settleDeferred()
+    this.endSlot()
     return this.openDay === null ? null : this.rowsOf(this.openDay, through)
   }
 
@@ -195,7 +206,10 @@ export class HistoryReplay {
     const key = pairKey(referrer, vault)
     let pair = this.pairs.get(key)
     if (pair === undefined) {
-      pair = { referrer, vault, users: 0, cohortShares: 0n, referredNetDeposits: 0n, mfeeShares: 0n, pfeeShares: 0n, flowsIn: 0n, flowsOut: 0n, flags: 0 }
+      pair = {
+        referrer, vault, users: 0, cohortShares: 0n, referredNetDeposits: 0n, mfeeShares: 0n, pfeeShares: 0n, flowsIn: 0n, flowsOut: 0n, flags: 0,
+        reportSlot: -1, reports: []
+      }
       this.pairs.set(key, pair)
     }
     return pair
@@ -205,7 +219,10 @@ export class HistoryReplay {
     const key = positionKey(vault, user)
     let position = this.positions.get(key)
     if (position === undefined) {
-      position = { vault, user, referrer: null, shares: 0n, pendingDeposit: 0n, depositSlot: -1, pendingBeforeSlot: 0n, pendingWithdrawals: [] }
+      position = {
+        vault, user, referrer: null, shares: 0n, pendingDeposit: 0n, depositSlot: -1, pendingBeforeSlot: 0n, pendingWithdrawals: [],
+        requestSlot: -1, requestedInSlot: 0n, reportSlot: -1, unexplained: 0n
+      }
       this.positions.set(key, position)
     }
     return position
@@ -220,6 +237,40 @@ export class HistoryReplay {
     const pair = this.pairOf(position)
     if (pair !== null) pair.cohortShares += shares - position.shares
     position.shares = shares
+  }
+
+  /**
+   * An event reporting the position's shares before and after it (excluding shares of pending
+   * withdrawals). Inside a slot the listed order may not be the real one, so against the
+   * withdrawal requests of the same slot: a report made before requests listed earlier keeps them
+   * subtracted; a report that already lacks the shares of a request listed later is remembered,
+   * and that request then subtracts nothing.
+   */
+  private report(position: Position, slot: number, before: bigint | null, after: bigint | null): void {
+    if (after === null) return
+    const requested = position.requestSlot === slot ? position.requestedInSlot : 0n
+    if (requested > 0n && before !== null && before !== position.shares && before === position.shares + requested) {
+      this.setShares(position, after - requested)
+      return
+    }
+    position.reportSlot = slot
+    position.unexplained = before === null ? 0n : position.shares - before
+    this.setShares(position, after)
+  }
+
+  /** A withdrawal request of `shares`: they leave the position (unless a same-slot report already took them out). */
+  private requestWithdrawal(position: Position, slot: number, shares: bigint): void {
+    if (position.requestSlot !== slot) {
+      position.requestSlot = slot
+      position.requestedInSlot = 0n
+    }
+    position.requestedInSlot += shares
+    this.setPendingWithdrawals(position, [...position.pendingWithdrawals, shares])
+    if (position.reportSlot === slot && position.unexplained === shares) {
+      position.unexplained = 0n
+      return
+    }
+    this.setShares(position, position.shares - shares)
   }
 
   private static track(index: Map<string, Set<Position>>, position: Position, pending: boolean): void {
@@ -259,13 +310,38 @@ export class HistoryReplay {
     position.referrer = null
   }
 
-  /** The builder counter after a bound position's event; None flags the day. */
-  private counter(position: Position | null, event: LoggedEvent, field: string): void {
+  /** The builder counter after a bound position's event (`delta`: how the event moves it, null if unknown); None flags the day. */
+  private counter(position: Position | null, event: LoggedEvent, field: string, delta: bigint | null): void {
     const pair = position === null ? null : this.pairOf(position)
     if (pair === null) return
     const value = bigField(event, field)
-    if (value !== null) pair.referredNetDeposits = value
-    else if (isNoneField(event, field)) pair.flags |= LegacyFlag.referredNetDepositsUntracked
+    if (value === null) {
+      if (isNoneField(event, field)) pair.flags |= LegacyFlag.referredNetDepositsUntracked
+      return
+    }
+    if (pair.reportSlot !== event.slot) {
+      pair.reportSlot = event.slot
+      pair.reports = []
+    }
+    pair.reports.push({ after: value, delta })
+    this.slotPairs.add(pair)
+    pair.referredNetDeposits = value
+  }
+
+  /**
+   * The end of a slot: deferred matches, then each builder counter reported more than once in the
+   * slot is set to the end of the chain the reports form (the value no other report started
+   * from), since their listed order may not be the real one; ambiguous chains keep the last listed.
+   */
+  private endSlot(): void {
+    this.settleDeferred()
+    for (const pair of this.slotPairs) {
+      if (pair.reports.length < 2) continue
+      const starts = pair.reports.map((report) => (report.delta === null ? null : report.after - report.delta))
+      const ends = pair.reports.filter((report, index) => !starts.some((start, other) => other !== index && start === report.after))
+      if (ends.length === 1) pair.referredNetDeposits = ends[0]!.after
+    }
+    this.slotPairs.clear()
   }
 
   /** The position an `Allocated`/`Redeemed` concerns (see the class comment), or null. */
@@ -327,10 +403,10 @@ export class HistoryReplay {
       if (position === null) return false
       this.setPendingDeposit(position, position.pendingDeposit > net ? position.pendingDeposit - net : 0n)
       position.pendingBeforeSlot = 0n
-      this.setShares(position, bigField(event, "userSharesAfter"))
+      this.report(position, event.slot, before, bigField(event, "userSharesAfter"))
       const pair = this.pairOf(position)
       if (pair !== null) pair.flowsIn += net
-      this.counter(position, event, "referredNetDepositsAfter")
+      this.counter(position, event, "referredNetDepositsAfter", net)
       return true
     }
     const gross = bigField(event, "grossAmount") ?? 0n
@@ -348,11 +424,11 @@ export class HistoryReplay {
     const left = [...position.pendingWithdrawals]
     left.splice(left.indexOf(redeemed!), 1)
     this.setPendingWithdrawals(position, left)
-    // A request of the same slot listed first already took its shares out of the position.
-    this.setShares(position, (after ?? 0n) - left.reduce((sum, shares) => sum + shares, 0n))
+    // Redeeming moves no shares of the position itself (they left it at request): before = after.
+    this.report(position, event.slot, after, after)
     const pair = this.pairOf(position)
     if (pair !== null) pair.flowsOut += gross
-    this.counter(position, event, "referredNetDepositsAfter")
+    this.counter(position, event, "referredNetDepositsAfter", -gross)
     return true
   }
 
@@ -381,7 +457,8 @@ export class HistoryReplay {
         if (vault === null || user === null) return
         const position = this.position(vault, user)
         this.setPendingDeposit(position, 0n)
-        this.counter(position, event, "referredNetDepositsAfter")
+        // A refund returns a deposit that was never allocated: the counter does not move (sandbox model).
+        this.counter(position, event, "referredNetDepositsAfter", 0n)
         return
       }
       case "Allocated": {
@@ -394,9 +471,7 @@ export class HistoryReplay {
       case "WithdrawalRequested": {
         if (vault === null || user === null) return
         const position = this.position(vault, user)
-        const shares = bigField(event, "amount") ?? 0n
-        this.setPendingWithdrawals(position, [...position.pendingWithdrawals, shares])
-        this.setShares(position, position.shares - shares)
+        this.requestWithdrawal(position, event.slot, bigField(event, "amount") ?? 0n)
         return
       }
       case "Redeemed": {
@@ -413,7 +488,11 @@ export class HistoryReplay {
           day.closingSharePrice = bigField(event, "sharePrice") ?? day.closingSharePrice
           day.feesCharged += bigField(event, "totalFeeValue") ?? 0n
         }
-        if (vault !== null && user !== null) this.setShares(this.position(vault, user), bigField(event, "userSharesAfter"))
+        if (vault !== null && user !== null) {
+          const after = bigField(event, "userSharesAfter")
+          const fees = bigField(event, "totalFeeShares")
+          this.report(this.position(vault, user), event.slot, after === null || fees === null ? null : after + fees, after)
+        }
         return
       }
       case "UserReferrerSet": {
@@ -424,7 +503,7 @@ export class HistoryReplay {
       case "UserBundleAccountClosed": {
         if (vault === null || user === null) return
         const position = this.position(vault, user)
-        this.counter(position, event, "referredNetDepositsAfter")
+        this.counter(position, event, "referredNetDepositsAfter", null)
         this.unbind(position)
         this.setPendingDeposit(position, 0n)
         this.setPendingWithdrawals(position, [])
@@ -451,10 +530,11 @@ export class HistoryReplay {
         if (source === null || user === null) return
         const position = this.position(source, user)
         this.setPendingWithdrawals(position, [])
-        this.setShares(position, bigField(event, "userSharesAfter"))
+        this.report(position, event.slot, bigField(event, "userSharesBefore"), bigField(event, "userSharesAfter"))
         const pair = this.pairOf(position)
-        if (pair !== null) pair.flowsOut += bigField(event, "grossRedemption") ?? 0n
-        this.counter(position, event, "sourceReferredNetDepositsAfter")
+        const gross = bigField(event, "grossRedemption") ?? 0n
+        if (pair !== null) pair.flowsOut += gross
+        this.counter(position, event, "sourceReferredNetDepositsAfter", -gross)
         return
       }
       default:

@@ -156,6 +156,51 @@ describe("HistoryReplay", () => {
     expect(replay.unattributed).toBe(0)
   })
 
+  it("counts a withdrawal request once whichever way it is listed against a fee charge of the same slot", () => {
+    // Alice holds 100 shares; in one slot a fee of 2 shares is charged and 30 shares are requested.
+    const setup = () => [
+      event("UserReferrerSet", at(day1, 1), { user: ALICE, referrer: BUILDER, bundleAccountKey: VAULT }),
+      event("ChargedFeesToUser", at(day1, 2), { user: ALICE, sharePrice: "1000000", totalFeeValue: "0", totalFeeShares: "0", userSharesAfter: "100" })
+    ]
+    const inSlot = (e: LoggedEvent): LoggedEvent => ({ ...e, slot: 50 })
+    const request = () => inSlot(event("WithdrawalRequested", at(day1, 3), { user: ALICE, amount: "30" }))
+    // The fee first (100 -> 98), then the request (98 -> 68), listed the other way round.
+    const feeFirst = () => inSlot(event("ChargedFeesToUser", at(day1, 3), { user: ALICE, sharePrice: "1000000", totalFeeValue: "2", totalFeeShares: "2", userSharesAfter: "98" }))
+    // The request first (100 -> 70), then the fee (70 -> 68), listed the other way round.
+    const feeAfter = () => inSlot(event("ChargedFeesToUser", at(day1, 3), { user: ALICE, sharePrice: "1000000", totalFeeValue: "2", totalFeeShares: "2", userSharesAfter: "68" }))
+    for (const order of [[request, feeFirst], [feeFirst, request], [feeAfter, request], [request, feeAfter]]) {
+      slot = 0
+      const replay = new HistoryReplay(0)
+      const days = run(replay, [...setup(), ...order.map((make) => make())], at("2026-03-02", 0))
+      expect(builderRow(days, day1)!.cohortShares).toBe(68n)
+    }
+  })
+
+  it("takes the builder counter at the end of a slot's chain of reports, whatever their listed order", () => {
+    slot = 0
+    const replay = new HistoryReplay(0)
+    const inSlot = (e: LoggedEvent): LoggedEvent => ({ ...e, slot: 90 })
+    const days = run(replay, [
+      event("UserReferrerSet", at(day1, 1), { user: ALICE, referrer: BUILDER, bundleAccountKey: VAULT }),
+      event("UserReferrerSet", at(day1, 1), { user: BOB, referrer: BUILDER, bundleAccountKey: VAULT }),
+      event("DepositRequested", at(day1, 1), { user: BOB, grossAmount: "50", feeAmount: "0", netAmount: "50" }),
+      event("Allocated", at(day1, 1), {
+        netAmount: "50", sharePrice: "1000000", userSharesBefore: "0", userSharesAfter: "50", totalShares: "50", referredNetDepositsAfter: "50"
+      }),
+      event("WithdrawalRequested", at(day1, 2), { user: BOB, amount: "20" }),
+      event("DepositRequested", at(day1, 2), { user: ALICE, grossAmount: "70", feeAmount: "0", netAmount: "70" }),
+      // Really: Alice's allocation (50 -> 120), then Bob's redemption (120 -> 100); listed the other way round.
+      inSlot(event("Redeemed", at(day1, 3), {
+        grossAmount: "20", feeAmount: "0", sharePrice: "1000000", userSharesBefore: "50", userSharesAfter: "30", totalSharesAfter: "100",
+        referredNetDepositsAfter: "100"
+      })),
+      inSlot(event("Allocated", at(day1, 3), {
+        netAmount: "70", sharePrice: "1000000", userSharesBefore: "0", userSharesAfter: "70", totalShares: "120", referredNetDepositsAfter: "120"
+      }))
+    ], at("2026-03-02", 0))
+    expect(builderRow(days, day1)).toMatchObject({ referredNetDeposits: 100n, cohortShares: 100n, flowsIn: 120n, flowsOut: 20n })
+  })
+
   it("never splits a date across pages", () => {
     const rows = [
       { date: "d1", v: 1 }, { date: "d2", v: 1 }, { date: "d2", v: 2 }, { date: "d3", v: 1 }
