@@ -57,6 +57,14 @@ export const serveRoute = (
 
   const corsHeaders: HeaderList = route.cors ? CORS_HEADERS : []
 
+  // One instance for the route: an error is an immutable value, and building one per request was a
+  // measurable share of a build's cost.
+  const tooLarge = new PayloadTooLarge({
+    code: "PAYLOAD_TOO_LARGE",
+    limitBytes: route.maxBodyBytes,
+    message: `the body is over ${route.maxBodyBytes} bytes`
+  })
+
   const writeFailure = (res: HttpResponse, requestId: string, failure: HttpFailure, extra: HeaderList, close = false) => {
     if (failure.unexpected !== undefined) logUnexpected(requestId, failure.unexpected)
     writeResponse(res, failure.status, requestId, [["content-type", JSON_CONTENT_TYPE], ...corsHeaders, ...failure.headers], failure.body, {
@@ -211,11 +219,6 @@ export const serveRoute = (
       if (decodePayload === undefined) return dispatch(res, request, input, undefined)
 
       const limitBytes = route.maxBodyBytes
-      const tooLarge = new PayloadTooLarge({
-        code: "PAYLOAD_TOO_LARGE",
-        limitBytes,
-        message: `the body is over ${limitBytes} bytes`
-      })
       const declared = headers["content-length"]
       // The body stays unread, so the connection cannot be reused: close it after answering.
       if (declared !== undefined && !(Number(declared) <= limitBytes)) return reject(res, requestId, tooLarge, true)

@@ -48,10 +48,17 @@ export interface MiddlewareTag extends Context.Tag<any, any> {
   readonly provides?: Context.Tag<any, any> | undefined
 }
 
-export const middlewareImplementationTag = (middleware: { readonly key: string }) =>
-  Context.GenericTag<MiddlewareImplementation<unknown>, MiddlewareRuntime>(
-    `vault-gateway/api/middleware/${middleware.key}`
-  )
+const implementationTags = new Map<string, Context.Tag<MiddlewareImplementation<unknown>, MiddlewareRuntime>>()
+
+/** The service under which a middleware's implementation is provided (one tag per middleware, reused: looked up per request). */
+export const middlewareImplementationTag = (middleware: { readonly key: string }) => {
+  let tag = implementationTags.get(middleware.key)
+  if (tag === undefined) {
+    tag = Context.GenericTag<MiddlewareImplementation<unknown>, MiddlewareRuntime>(`vault-gateway/api/middleware/${middleware.key}`)
+    implementationTags.set(middleware.key, tag)
+  }
+  return tag
+}
 
 /** Every middleware implementation an API needs (from its groups and endpoints). */
 export type ApiMiddlewareImplementations<Api> = Api extends HttpApi.HttpApi<infer _Id, infer Groups, infer _E, infer _R>
