@@ -213,8 +213,8 @@ export class WsHub {
    * One fan-out round: each topic whose value differs from its last update is encoded once and
    * published to its followers (a change that leaves a topic's value as it was sends nothing).
    */
-  publishUpdates(topics: Iterable<string>): void {
-    if (!this.#live) return
+  publishUpdates(topics: ReadonlySet<string>): void {
+    if (!this.#live || topics.size === 0) return
     this.projection.readSync((state) => {
       for (const name of topics) {
         const topic = this.book.topic(name)
