@@ -1,4 +1,4 @@
-import { encodeBase58 } from "../../ntbundle/base58.ts"
+import { addressTextOf } from "../../ntbundle/addressBytes.ts"
 
 /** Little-endian readers and writers over plain Uint8Arrays, bounds-checked by the caller's lengths. */
 const view = (bytes: Uint8Array): DataView => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
@@ -9,7 +9,7 @@ export const writeU32 = (bytes: Uint8Array, offset: number, value: number): void
 export const writeU64 = (bytes: Uint8Array, offset: number, value: bigint): void => view(bytes).setBigUint64(offset, value, true)
 export const writeI64 = (bytes: Uint8Array, offset: number, value: bigint): void => view(bytes).setBigInt64(offset, value, true)
 
-export const readAddress = (bytes: Uint8Array, offset: number): string => encodeBase58(bytes.subarray(offset, offset + 32))
+export const readAddress = (bytes: Uint8Array, offset: number): string => addressTextOf(bytes.subarray(offset, offset + 32))
 
 export const bytesEqual = (left: Uint8Array, right: Uint8Array): boolean =>
   left.length === right.length && Buffer.from(left.buffer, left.byteOffset, left.length).equals(right)

@@ -1,5 +1,6 @@
 import { ACCOUNT_DISCRIMINATORS } from "../../ntbundle/accounts.ts"
-import { decodeBase58Exact, encodeBase58 } from "../../ntbundle/base58.ts"
+import { addressTextOf } from "../../ntbundle/addressBytes.ts"
+import { decodeBase58Exact } from "../../ntbundle/base58.ts"
 
 /**
  * In-place views of ntbundle accounts: each field read or written at its byte offset in the real
@@ -29,7 +30,7 @@ const readers: { readonly [K in Kind]: (view: DataView, data: Uint8Array, offset
   i64: (view, _data, offset) => view.getBigInt64(offset, true),
   u128: (view, _data, offset) => view.getBigUint64(offset, true) + view.getBigUint64(offset + 8, true) * U64,
   i128: (view, _data, offset) => view.getBigUint64(offset, true) + view.getBigInt64(offset + 8, true) * U64,
-  pubkey: (_view, data, offset) => encodeBase58(data.subarray(offset, offset + 32))
+  pubkey: (_view, data, offset) => addressTextOf(data.subarray(offset, offset + 32))
 }
 
 const writers: { readonly [K in Kind]: (view: DataView, data: Uint8Array, offset: number, value: ValueOf<K>) => void } = {

@@ -1,4 +1,4 @@
-import { encodeBase58 } from "../../ntbundle/base58.ts"
+import { addressTextOf } from "../../ntbundle/addressBytes.ts"
 
 /**
  * A direct reader for the transactions the sandbox sees almost always: signatures first, a legacy
@@ -75,7 +75,7 @@ class Reader {
   }
 
   address(): string {
-    return encodeBase58(this.take(32))
+    return addressTextOf(this.take(32))
   }
 
   indexes(): Array<number> {
