@@ -107,6 +107,31 @@ describe("builder reporting against the sandbox chain", () => {
         expect(response.body.data.vaults.map((group: { vault: string }) => group.vault)).toContain(vault)
       }
 
+      // /users: every builder's pages walk exactly its bound positions (the truth's), in position order, each
+      // with its UserReferrerSet binding from the event log once the history backfill is done.
+      const boundBy = new Map<string, Array<string>>()
+      for (const [address, position] of positions) {
+        if (position.referrer === ZERO_ADDRESS) continue
+        boundBy.set(position.referrer, [...(boundBy.get(position.referrer) ?? []), address])
+      }
+      for (const [builder, bound] of boundBy) {
+        const walked: Array<{ position: string; binding: string; firstAttributedAt: number | null }> = []
+        let cursor: string | null = null
+        for (let pages = 0; pages < 50; pages++) {
+          const query: string = cursor === null ? "limit=3" : `limit=3&cursor=${encodeURIComponent(cursor)}`
+          const response = yield* fetchJson(`${url}/v2/referrer/${builder}/users?${query}`, keyed)
+          expect(response.status).toBe(200)
+          walked.push(...response.body.data.users)
+          cursor = response.body.data.nextCursor
+          if (cursor === null) break
+        }
+        expect(walked.map((row) => row.position)).toEqual([...bound].sort())
+        for (const row of walked) {
+          expect(["recorded", "backfilling"]).toContain(row.binding)
+          if (row.binding === "recorded") expect(row.firstAttributedAt).toBeGreaterThan(0)
+        }
+      }
+
       // This short run settles no claim (the seeded payouts test covers rows); it checks the route agrees with the log.
       const sql = Context.get(ingest, SqlClient.SqlClient)
       const settled = yield* sql<{ referrer: string; signature: string }>`
