@@ -1,6 +1,12 @@
 import { Clock, Effect, Option } from "effect"
 import { Simulator } from "../../../services/Simulator.ts"
-import { type BuiltTransaction, SimulationFailed, simulatedComputeUnitLimit, withComputeUnitLimit } from "../../domain/builds/index.ts"
+import {
+  type BuiltTransaction,
+  MAX_COMPUTE_UNIT_LIMIT,
+  SimulationFailed,
+  simulatedComputeUnitLimit,
+  withComputeUnitLimit
+} from "../../domain/builds/index.ts"
 
 const hasTransaction = (response: object): response is BuiltTransaction => "transactionBase64" in response
 
@@ -31,7 +37,9 @@ export const makePreflight = Effect.map(Effect.serviceOption(Simulator), (simula
     })
   return <R extends object>(response: R): Effect.Effect<R, SimulationFailed> => {
     if (Option.isNone(simulator) || !hasTransaction(response)) return Effect.succeed(response)
-    return simulator.value.simulate(response.transactionBase64).pipe(
+    // Simulated at the highest limit, so a low per-instruction estimate cannot make it fail.
+    const probe = withComputeUnitLimit(response, MAX_COMPUTE_UNIT_LIMIT)
+    return simulator.value.simulate(probe.transactionBase64).pipe(
       Effect.flatMap((outcome) =>
         outcome.kind === "succeeded"
           ? Effect.succeed({

@@ -3,7 +3,8 @@ import { setComputeUnitLimitIx } from "../../ntbundle/ix/computeBudget.ts"
 import { COMPUTE_BUDGET_PROGRAM_ID } from "../../ntbundle/programs.ts"
 import type { BuiltTransaction } from "./responses.ts"
 
-const MAX_COMPUTE_UNIT_LIMIT = 1_400_000
+/** The most a transaction may request: simulations run at this limit, so an estimate never fails them. */
+export const MAX_COMPUTE_UNIT_LIMIT = 1_400_000
 /** Head room over what the simulation used: state can move between the build and the landing. */
 export const SIMULATION_MARGIN_PERCENT = 15
 const ROUND_TO = 1_000
