@@ -12,7 +12,10 @@ export interface DailyRowQuery {
   readonly limit: number
 }
 
-/** Daily history of a vault, built from the program's events in the event log. */
+/**
+ * Daily history of a vault: the completed UTC days the history rollup closed from the program's
+ * events (`vault_daily`); a day not closed yet is absent.
+ */
 export class VaultHistory extends Context.Tag("VaultHistory")<
   VaultHistory,
   {
