@@ -437,6 +437,10 @@ describe("instruction builders match the IDL", () => {
   it("compute budget and memo instructions", () => {
     expect(compact(setComputeUnitLimitIx(45_699))).toEqual({ program: COMPUTE_BUDGET_PROGRAM_ID, accounts: [], dataHex: "0283b20000" })
     expect(compact(setComputeUnitPriceIx(1_000_000n))).toEqual({ program: COMPUTE_BUDGET_PROGRAM_ID, accounts: [], dataHex: "0340420f0000000000" })
+    // every byte of the little-endian arguments, the top ones included
+    expect(compact(setComputeUnitLimitIx(0xfedc_ba98)).dataHex).toBe("0298badcfe")
+    expect(compact(setComputeUnitPriceIx(0xf102_0304_0506_0708n)).dataHex).toBe("0308070605040302f1")
+    expect(compact(setComputeUnitPriceIx(2n ** 64n - 1n)).dataHex).toBe(`03${"ff".repeat(8)}`)
     expect(() => setComputeUnitLimitIx(2 ** 32)).toThrow(RangeError)
     expect(() => setComputeUnitPriceIx(-1n)).toThrow(RangeError)
     const memo = memoIx(attributionMemoText(referrer))

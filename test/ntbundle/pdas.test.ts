@@ -124,7 +124,13 @@ describe("PDAs", () => {
 
   it("the on-curve check agrees with kit's isOffCurveAddress on random and edge-case bytes", () => {
     const decoder = getAddressDecoder()
-    const edgeCases = [new Uint8Array(32), Uint8Array.from({ length: 32 }, () => 0xff), Uint8Array.of(1, ...new Array(31).fill(0)), Uint8Array.of(1, ...new Array(30).fill(0), 0x80)]
+    const yOf = (low: number, fill: number, top: number) => Uint8Array.of(low, ...new Array(30).fill(fill), top)
+    const edgeCases = [
+      new Uint8Array(32),
+      Uint8Array.from({ length: 32 }, () => 0xff),
+      // y = 1, p − 1, p + 1 (y² = 1, so x = 0) with the sign bit clear and set, and their neighbours
+      ...[0x00, 0x80].flatMap((sign) => [yOf(1, 0, sign), yOf(0xec, 0xff, 0x7f | sign), yOf(0xee, 0xff, 0x7f | sign), yOf(2, 0, sign), yOf(0xed, 0xff, 0x7f | sign), yOf(0xeb, 0xff, 0x7f | sign), yOf(0xef, 0xff, 0x7f | sign)])
+    ]
     for (const bytes of edgeCases) expect(isOnEd25519Curve(bytes)).toBe(!isOffCurveAddress(decoder.decode(bytes)))
     FastCheck.assert(
       FastCheck.property(FastCheck.uint8Array({ minLength: 32, maxLength: 32 }), (bytes) => {
