@@ -179,6 +179,9 @@ describe("GET /v2/referrer/{address}/history", () => {
         const response = yield* fetchJson(`${url}/v2/referrer/${BUILDER}/history?includePartial=true`, keyed)
         expect(response.status).toBe(503)
         expect(response.body.message).toContain("backfill")
+        // Only today asked for: its provisional rows are not stored either.
+        const today = yield* fetchJson(`${url}/v2/referrer/${BUILDER}/history?includePartial=true&startDate=2026-03-10`, keyed)
+        expect(today.status).toBe(503)
       }))
   })
 })

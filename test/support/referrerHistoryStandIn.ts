@@ -9,7 +9,7 @@ import type { ReferrerDailyRow } from "../../src/domain/history/referrerDailyRow
  */
 export const ReferrerHistoryStandIn = (
   rows: ReadonlyArray<ReferrerDailyRow> = [],
-  coverage: HistoryCoverage = { closedThrough: "9999-12-30", coveredThrough: null }
+  coverage: HistoryCoverage = { closedThrough: "9999-12-30", coveredThrough: 253_402_214_399 }
 ) =>
   Layer.succeed(
     ReferrerHistory,

@@ -1,7 +1,7 @@
 import { Config, Effect, Option, Redacted } from "effect"
 import { Projection } from "../../../services/Projection.ts"
 import { ReferrerHistory } from "../../../services/ReferrerHistory.ts"
-import { addUtcDays } from "../../domain/history/utcDay.ts"
+import { addUtcDays, utcDayOf } from "../../domain/history/utcDay.ts"
 import { Api } from "../Api.ts"
 import { BadRequest, NotFound } from "../errors.ts"
 import { implementGroup } from "../handlers.ts"
@@ -61,6 +61,10 @@ export const ReferrerHistoryHandlersLive = implementGroup(
           const today = addUtcDays(throughDate, 1)
           const partialWanted = filters.includePartial && !page.more && (startDate === null || startDate <= today) &&
             (endDate === null || endDate >= today)
+          // The day in progress must be stored as well (it is, within seconds of a day closing).
+          if (partialWanted && (coverage.coveredThrough === null || utcDayOf(coverage.coveredThrough) < today)) {
+            return yield* historyNotStored(today, coverage.closedThrough)
+          }
           const provisional = partialWanted
             ? (yield* history.provisional(path.address, vault).pipe(Effect.orDie)).filter((row) => row.date === today)
             : []
