@@ -1,4 +1,4 @@
-import { Chunk, Effect, Layer, Queue, Stream } from "effect"
+import { Chunk, Effect, Either, Layer, Queue, Stream } from "effect"
 import { Prices } from "../../services/Prices.ts"
 import { Projection } from "../../services/Projection.ts"
 import type { ProjectionChange } from "../../src/domain/projection/changes.ts"
@@ -61,13 +61,16 @@ export const WsStreamLive = (
       yield* Effect.addFinalizer(() => Effect.sync(() => hub.closeAll()))
 
       const touched = new Set<string>()
+      const noBuilders: ReadonlySet<string> = new Set()
+      const buildersOf = (vault: string): ReadonlySet<string> =>
+        Either.getOrElse(projection.readSync((state) => state.referrersByVault.get(vault)), () => noBuilders)
       // Subscribing waits for ingestion to be set up: in the background, so the server listens at once.
       yield* projection.subscribe.pipe(
         Effect.flatMap((changes) =>
           Queue.takeBetween(changes, 1, Number.MAX_SAFE_INTEGER).pipe(
             Effect.map((batches) => {
               touched.clear()
-              for (const batch of batches) affectedTopics(batch.changes as Iterable<ProjectionChange>, hub.book, touched)
+              for (const batch of batches) affectedTopics(batch.changes as Iterable<ProjectionChange>, hub.book, buildersOf, touched)
               if (hub.book.isFollowed("slots") && Chunk.isNonEmpty(batches)) touched.add("slots")
               hub.publishUpdates(touched)
             }),
