@@ -10,7 +10,7 @@ const prng = (seed: number) => () => {
 }
 
 describe("SortedSet", () => {
-  it("matches a sorted reference under random adds and deletes across many chunk splits", () => {
+  it("matches a sorted reference under random adds and deletes (pending merges, tombstones, chunk splits)", () => {
     const random = prng(42)
     const set = new SortedSet()
     const reference = new Set<string>()
@@ -22,6 +22,17 @@ describe("SortedSet", () => {
         reference.add(k)
       } else {
         expect(set.delete(k)).toBe(reference.delete(k))
+      }
+      // frequent small reads merge a few new members one by one; the rare full checks merge thousands at once
+      if (step % 37 === 0 && step % 5_000 < 2_000) {
+        const from = key()
+        const expected = [...reference].filter((value) => value > from).sort().slice(0, 3)
+        const actual: Array<string> = []
+        for (const value of set.after(from)) {
+          if (actual.length === 3) break
+          actual.push(value)
+        }
+        expect(actual).toEqual(expected)
       }
       if (step % 5_000 === 4_999) {
         const sorted = [...reference].sort()
@@ -41,6 +52,30 @@ describe("SortedSet", () => {
       }
     }
     expect(set.size).toBeGreaterThan(2_048) // enough members to have split chunks
+  })
+
+  it("a member deleted and added back, or added and deleted before any read, reads once or not at all", () => {
+    const set = new SortedSet()
+    for (const value of ["c", "a", "e"]) set.add(value)
+    expect([...set]).toEqual(["a", "c", "e"])
+    set.delete("c")
+    set.add("c")
+    set.add("b")
+    set.delete("b")
+    set.delete("e")
+    expect(set.has("e")).toBe(false)
+    expect(set.size).toBe(2)
+    expect([...set]).toEqual(["a", "c"])
+    set.add("e")
+    expect([...set.after("a")]).toEqual(["c", "e"])
+    // more deletes than the tombstone limit, then everything back
+    const many = Array.from({ length: 600 }, (_, i) => `k${String(i).padStart(4, "0")}`)
+    for (const value of many) set.add(value)
+    expect([...set].length).toBe(603)
+    for (const value of many) set.delete(value)
+    expect([...set]).toEqual(["a", "c", "e"])
+    for (const value of many.slice(0, 10)) set.add(value)
+    expect([...set]).toEqual(["a", "c", "e", ...many.slice(0, 10)].sort())
   })
 
   it("after() from a key past the end, before the start, or on an empty set", () => {

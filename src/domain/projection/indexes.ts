@@ -20,20 +20,52 @@ const lowerBound = (items: ReadonlyArray<string>, key: string, strict: boolean):
   return low
 }
 
+/** Removed members stay in their chunk, marked, until this many marks pile up. */
+const TOMBSTONE_LIMIT = 256
+/** Up to this many new members are inserted one by one when read; more are sorted and merged in one pass. */
+const SMALL_MERGE = 64
+
 /**
- * A set of strings kept in ascending order as a list of sorted chunks: add, delete and has cost
- * O(log n + chunk), and reading k members after a key costs O(log n + k), so a cohort page never
- * sorts (or even visits) the whole cohort.
+ * A set of strings that reads in ascending order: membership is a Set (add, delete, has in O(1), as
+ * the projection re-indexes a position on every update of it), and the order is a list of sorted
+ * chunks brought up to date when read: new members are merged in (one by one when few, else sorted
+ * and merged in one pass, as after a restore), removed ones stay marked in their chunk until
+ * TOMBSTONE_LIMIT marks pile up. Reading k members after a key then costs O(log n + k) (plus the
+ * pending merge), so a cohort page never sorts, or even visits, the whole cohort.
  */
 export class SortedSet implements Iterable<string> {
-  readonly #chunks: Array<Array<string>> = []
-  #size = 0
+  #chunks: Array<Array<string>> = []
+  readonly #members = new Set<string>()
+  /** Members not in a chunk yet. */
+  readonly #pending = new Set<string>()
+  /** Chunk entries that are no longer members. */
+  readonly #removed = new Set<string>()
 
   get size(): number {
-    return this.#size
+    return this.#members.size
   }
 
-  /** The chunk that holds `key` if present (or where it belongs): the first whose last member >= key. */
+  has(key: string): boolean {
+    return this.#members.has(key)
+  }
+
+  add(key: string): this {
+    if (this.#members.has(key)) return this
+    this.#members.add(key)
+    if (!this.#removed.delete(key)) this.#pending.add(key)
+    return this
+  }
+
+  delete(key: string): boolean {
+    if (!this.#members.delete(key)) return false
+    if (!this.#pending.delete(key)) {
+      this.#removed.add(key)
+      if (this.#removed.size >= TOMBSTONE_LIMIT) this.#compact()
+    }
+    return true
+  }
+
+  /** The chunk that holds `key` if present (or where it belongs): the first whose last entry >= key. */
   #chunkFor(key: string): number {
     let low = 0
     let high = this.#chunks.length
@@ -46,47 +78,68 @@ export class SortedSet implements Iterable<string> {
     return low
   }
 
-  has(key: string): boolean {
-    const chunk = this.#chunks[this.#chunkFor(key)]
-    if (chunk === undefined) return false
-    return chunk[lowerBound(chunk, key, false)] === key
+  #compact(): void {
+    for (const key of this.#removed) {
+      const at = this.#chunkFor(key)
+      const chunk = this.#chunks[at]!
+      chunk.splice(lowerBound(chunk, key, false), 1)
+      if (chunk.length === 0) this.#chunks.splice(at, 1)
+    }
+    this.#removed.clear()
   }
 
-  add(key: string): this {
+  #insert(key: string): void {
     if (this.#chunks.length === 0) {
       this.#chunks.push([key])
-      this.#size = 1
-      return this
+      return
     }
     const at = Math.min(this.#chunkFor(key), this.#chunks.length - 1)
     const chunk = this.#chunks[at]!
-    const index = lowerBound(chunk, key, false)
-    if (chunk[index] === key) return this
-    chunk.splice(index, 0, key)
-    this.#size++
+    chunk.splice(lowerBound(chunk, key, false), 0, key)
     if (chunk.length > CHUNK_MAX) this.#chunks.splice(at + 1, 0, chunk.splice(chunk.length >>> 1))
-    return this
   }
 
-  delete(key: string): boolean {
-    const at = this.#chunkFor(key)
-    const chunk = this.#chunks[at]
-    if (chunk === undefined) return false
-    const index = lowerBound(chunk, key, false)
-    if (chunk[index] !== key) return false
-    chunk.splice(index, 1)
-    this.#size--
-    if (chunk.length === 0) this.#chunks.splice(at, 1)
-    return true
+  /** Brings the chunks up to date with the members added since the last read. */
+  #settle(): void {
+    if (this.#pending.size === 0) return
+    if (this.#pending.size <= SMALL_MERGE) {
+      for (const key of this.#pending) this.#insert(key)
+    } else {
+      const added = [...this.#pending].sort()
+      const chunks: Array<Array<string>> = []
+      let current: Array<string> = []
+      const push = (key: string) => {
+        current.push(key)
+        if (current.length === CHUNK_MAX >>> 1) {
+          chunks.push(current)
+          current = []
+        }
+      }
+      let next = 0
+      for (const chunk of this.#chunks) {
+        for (const key of chunk) {
+          while (next < added.length && added[next]! < key) push(added[next++]!)
+          push(key)
+        }
+      }
+      while (next < added.length) push(added[next++]!)
+      if (current.length > 0) chunks.push(current)
+      this.#chunks = chunks
+    }
+    this.#pending.clear()
   }
 
   /** Members strictly greater than `key` (all of them for null), ascending. */
   *after(key: string | null): Generator<string> {
+    this.#settle()
     let at = key === null ? 0 : this.#chunkFor(key)
     let index = key === null ? 0 : lowerBound(this.#chunks[at] ?? [], key, true)
     for (; at < this.#chunks.length; at++, index = 0) {
       const chunk = this.#chunks[at]!
-      for (; index < chunk.length; index++) yield chunk[index]!
+      for (; index < chunk.length; index++) {
+        const member = chunk[index]!
+        if (!this.#removed.has(member)) yield member
+      }
     }
   }
 
