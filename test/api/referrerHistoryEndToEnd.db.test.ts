@@ -167,12 +167,19 @@ describe("builder history against the sandbox chain", () => {
 
       const referrerAccounts: Array<ReferrerAccount> = []
       const positions: Array<[string, UserBundleAccount]> = []
+      const totalShares = new Map<string, bigint>()
       for (const [address, data] of truth.accounts) {
         const decoded = decodeAccount(Buffer.from(data, "base64"))
         if (decoded._tag !== "Right") continue
         if (decoded.right.type === "ReferrerAccount") referrerAccounts.push(decoded.right.data)
         if (decoded.right.type === "UserBundleAccount") positions.push([address, decoded.right.data])
+        if (decoded.right.type === "Bundle") totalShares.set(address, decoded.right.data.totalShares)
       }
+      // The vaults' stored closes of that day: shares outstanding as the chain holds them after its last event.
+      const vaultCloses = yield* sql<{ vault: string; shares: string | null }>`
+        SELECT vault, closing_total_shares::text AS shares FROM vault_daily WHERE day = ${lastEventDay}::date AND NOT partial`
+      expect(vaultCloses.length).toBeGreaterThan(0)
+      for (const close of vaultCloses) expect(close.shares, close.vault).toBe(totalShares.get(close.vault)?.toString())
       expect(referrerAccounts.length).toBeGreaterThan(0)
       const settled = yield* sql<{ referrer: string; vault: string; shares: string }>`
         SELECT data->>'referrer' AS referrer, vault, SUM((data->>'sharesRedeemed')::numeric)::text AS shares

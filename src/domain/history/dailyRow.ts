@@ -7,7 +7,11 @@ export interface DailyRow {
   /** `YYYY-MM-DD`, UTC. */
   readonly date: string
   readonly closingSharePrice: bigint | null
-  /** Total shares after the last `Allocated`/`Redeemed` up to the day's close (carried forward). */
+  /**
+   * Shares outstanding at the day's close (carried forward): the last total an event reported
+   * (`Allocated`, `Redeemed`, `OracleUpdated`, manager withdrawals), less builder claims settled and
+   * dust burned since.
+   */
   readonly closingTotalShares: bigint | null
   /** Gross amounts of the day's `DepositRequested` events. */
   readonly depositsRequested: bigint

@@ -1,3 +1,4 @@
+import { chainEnd, type ValueReport } from "./chainEnd.ts"
 import { LegacyFlag } from "./legacyFlags.ts"
 import { bigField, isNoneField, type LoggedEvent, textField } from "./loggedEvent.ts"
 import type { DayRows, ReferrerDailyRow, VaultDailyRecord } from "./referrerDailyRow.ts"
@@ -47,7 +48,7 @@ interface PairDay {
   flags: number
   /** Counter values reported in `reportSlot`, with the move each event made (null: unknown). */
   reportSlot: number
-  reports: Array<{ readonly after: bigint; readonly delta: bigint | null }>
+  reports: Array<ValueReport>
 }
 
 const positionKey = (vault: string, user: string) => `${vault}|${user}`
@@ -94,6 +95,8 @@ export class HistoryReplay {
   private deferred: Array<LoggedEvent> = []
   /** Pairs whose counter was reported in the current slot. */
   private readonly slotPairs = new Set<PairDay>()
+  /** Total-share reports of the current slot, by vault. */
+  private readonly slotShareReports = new Map<string, Array<ValueReport>>()
   /** Events whose position could not be found (diagnostics; their vault figures still count). */
   unattributed = 0
   /** The first few of them, `name signature#index`, for the log. */
@@ -310,6 +313,24 @@ export class HistoryReplay {
     position.referrer = null
   }
 
+  /** A vault's total shares after an event (`before`: where it found them, null if unknown). */
+  private totalShares(vault: string, day: VaultDay, before: bigint | null, after: bigint | null): void {
+    if (after === null) return
+    day.closingTotalShares = after
+    const reports = this.slotShareReports.get(vault)
+    if (reports === undefined) this.slotShareReports.set(vault, [{ before, after }])
+    else reports.push({ before, after })
+  }
+
+  /**
+   * Shares that leave the vault's supply without a total in the event: settled builder claims
+   * (`shares_redeemed`) and burned dust (`DustSharesBurned.amount`, assumed to be shares).
+   */
+  private burnShares(vault: string, day: VaultDay, shares: bigint | null): void {
+    if (shares === null || day.closingTotalShares === null) return
+    this.totalShares(vault, day, day.closingTotalShares, day.closingTotalShares - shares)
+  }
+
   /** The builder counter after a bound position's event (`delta`: how the event moves it, null if unknown); None flags the day. */
   private counter(position: Position | null, event: LoggedEvent, field: string, delta: bigint | null): void {
     const pair = position === null ? null : this.pairOf(position)
@@ -323,7 +344,7 @@ export class HistoryReplay {
       pair.reportSlot = event.slot
       pair.reports = []
     }
-    pair.reports.push({ after: value, delta })
+    pair.reports.push({ after: value, before: delta === null ? null : value - delta })
     this.slotPairs.add(pair)
     pair.referredNetDeposits = value
   }
@@ -336,12 +357,16 @@ export class HistoryReplay {
   private endSlot(): void {
     this.settleDeferred()
     for (const pair of this.slotPairs) {
-      if (pair.reports.length < 2) continue
-      const starts = pair.reports.map((report) => (report.delta === null ? null : report.after - report.delta))
-      const ends = pair.reports.filter((report, index) => !starts.some((start, other) => other !== index && start === report.after))
-      if (ends.length === 1) pair.referredNetDeposits = ends[0]!.after
+      const end = pair.reports.length < 2 ? null : chainEnd(pair.reports)
+      if (end !== null) pair.referredNetDeposits = end
     }
     this.slotPairs.clear()
+    for (const [vault, reports] of this.slotShareReports) {
+      const end = reports.length < 2 ? null : chainEnd(reports)
+      const day = this.vaults.get(vault)
+      if (end !== null && day !== undefined) day.closingTotalShares = end
+    }
+    this.slotShareReports.clear()
   }
 
   /** The position an `Allocated`/`Redeemed` concerns (see the class comment), or null. */
@@ -464,7 +489,11 @@ export class HistoryReplay {
       case "Allocated": {
         if (vault === null || day === null) return
         day.closingSharePrice = bigField(event, "sharePrice") ?? day.closingSharePrice
-        day.closingTotalShares = bigField(event, "totalShares") ?? day.closingTotalShares
+        const total = bigField(event, "totalShares")
+        const userBefore = bigField(event, "userSharesBefore")
+        const userAfter = bigField(event, "userSharesAfter")
+        const minted = userBefore === null || userAfter === null ? null : userAfter - userBefore
+        this.totalShares(vault, day, total === null || minted === null ? null : total - minted, total)
         if (!this.applyUserSide(event, true)) this.deferred.push(event)
         return
       }
@@ -479,7 +508,7 @@ export class HistoryReplay {
         day.withdrawalsPaid += bigField(event, "grossAmount") ?? 0n
         day.withdrawalFees += bigField(event, "feeAmount") ?? 0n
         day.closingSharePrice = bigField(event, "sharePrice") ?? day.closingSharePrice
-        day.closingTotalShares = bigField(event, "totalSharesAfter") ?? day.closingTotalShares
+        this.totalShares(vault, day, bigField(event, "totalSharesBefore"), bigField(event, "totalSharesAfter"))
         if (!this.applyUserSide(event, true)) this.deferred.push(event)
         return
       }
@@ -535,6 +564,29 @@ export class HistoryReplay {
         const gross = bigField(event, "grossRedemption") ?? 0n
         if (pair !== null) pair.flowsOut += gross
         this.counter(position, event, "sourceReferredNetDepositsAfter", -gross)
+        return
+      }
+      case "OracleUpdated": {
+        if (vault === null || day === null) return
+        const total = bigField(event, "totalShares")
+        this.totalShares(vault, day, total, total)
+        return
+      }
+      case "ManagerWithdrawal":
+      case "ManagerWithdrawalWithSplit": {
+        if (vault === null || day === null) return
+        const after = bigField(event, "totalSharesAfter")
+        const redeemed = ["managerShares", "managerPfeeShares", "managerMfeeShares", "partnerPfeeShares", "partnerMfeeShares"]
+          .reduce((sum, field) => sum + (bigField(event, field) ?? 0n), 0n)
+        this.totalShares(vault, day, after === null ? null : after + redeemed, after)
+        return
+      }
+      case "ReferrerWithdrawalProcessed": {
+        if (vault !== null && day !== null) this.burnShares(vault, day, bigField(event, "sharesRedeemed"))
+        return
+      }
+      case "DustSharesBurned": {
+        if (vault !== null && day !== null) this.burnShares(vault, day, bigField(event, "amount"))
         return
       }
       default:

@@ -201,6 +201,20 @@ describe("HistoryReplay", () => {
     expect(builderRow(days, day1)).toMatchObject({ referredNetDeposits: 100n, cohortShares: 100n, flowsIn: 120n, flowsOut: 20n })
   })
 
+  it("closes shares outstanding from reported totals, less settled claims, whatever the order inside a slot", () => {
+    slot = 0
+    const replay = new HistoryReplay(0)
+    const inSlot = (e: LoggedEvent): LoggedEvent => ({ ...e, slot: 70 })
+    const days = run(replay, [
+      event("OracleUpdated", at(day1, 1), { totalShares: "1000", averageExternalEquity: "0", bundleUnderlyingBalance: "1000" }),
+      // Really: an allocation of 200 (1000 -> 1200), then the oracle update reporting 1200; listed the other way round.
+      inSlot(event("OracleUpdated", at(day1, 2), { totalShares: "1200", averageExternalEquity: "0", bundleUnderlyingBalance: "1200" })),
+      inSlot(event("Allocated", at(day1, 2), { netAmount: "200", sharePrice: "1000000", userSharesBefore: "0", userSharesAfter: "200", totalShares: "1200" })),
+      event("ReferrerWithdrawalProcessed", at(day2, 1), { referrer: BUILDER, sharesRedeemed: "15", redemptionAmount: "15" })
+    ], at("2026-03-03", 0))
+    expect(days.map((day) => day.vaults[0]!.closingTotalShares)).toEqual([1200n, 1185n])
+  })
+
   it("never splits a date across pages", () => {
     const rows = [
       { date: "d1", v: 1 }, { date: "d2", v: 1 }, { date: "d2", v: 2 }, { date: "d3", v: 1 }
