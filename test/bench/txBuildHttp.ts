@@ -14,6 +14,7 @@ import { makeWorld, NOW, vault } from "../domain/builds/world.ts"
 import { BuildStandIns } from "../support/buildStandIns.ts"
 import { listenForTest } from "../support/httpTestServer.ts"
 import { PartnerKeyStandIn } from "../support/partnerKeyStandIn.ts"
+import { cpuSecondsOf } from "../support/processCpu.ts"
 import { liveStatus, ProjectionTest } from "../support/projectionTest.ts"
 import { postLoad } from "./postLoad.ts"
 
@@ -85,8 +86,13 @@ export const run = async (): Promise<Record<string, number>> => {
     ] as const) {
       const users = label.startsWith("deposit") ? newcomers : holders
       await postLoad({ port, connections: CONNECTIONS, total: 2_000, next: (i) => ({ path, body: body(users[REQUESTS + i]!) }) })
+      const cpuBefore = cpuSecondsOf(child.pid!)
       const result = await postLoad({ port, connections: CONNECTIONS, total: REQUESTS, next: (i) => ({ path, body: body(users[i]!) }) })
+      const serverCpuPerBuild = (cpuSecondsOf(child.pid!) - cpuBefore) / REQUESTS
       figures[`HTTP ${label}: builds/s`] = result.requestsPerSecond
+      figures[`HTTP ${label}: server CPU us/build`] = Math.round(serverCpuPerBuild * 1e6)
+      // What one idle core would sustain: steadier than builds/s on a shared machine.
+      figures[`HTTP ${label}: builds per server CPU s`] = Math.round(1 / serverCpuPerBuild)
       figures[`HTTP ${label}: p50 ms`] = result.p50Ms
       figures[`HTTP ${label}: p99 ms`] = result.p99Ms
       figures[`HTTP ${label}: non-200 answers`] = result.non200

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { type Address, getAddressDecoder } from "@solana/kit"
 import { Effect, Layer } from "effect"
@@ -9,6 +8,7 @@ import { HttpListener, HttpServer } from "../../layers/uws/HttpServer.ts"
 import { registryVaults } from "../../src/ntbundle/registry.ts"
 import { putReferrer, tierSchedule } from "../api/referrersFixture.ts"
 import { measureLatency, measureThroughput } from "../support/httpLoadClient.ts"
+import { cpuSecondsOf } from "../support/processCpu.ts"
 import { gatewayForTest } from "../support/httpTestServer.ts"
 import { makePartnerKeysInMemory } from "../support/partnerKeysInMemory.ts"
 import { liveStatus } from "../support/projectionTest.ts"
@@ -129,18 +129,6 @@ const startServer = (): Promise<{ readonly child: ChildProcess; readonly port: n
   })
 
 const ms = (value: number) => Number(value.toFixed(3))
-
-const CLOCK_TICKS_PER_SECOND = 100
-
-/**
- * CPU seconds the process has used (user + system, from /proc): per-request CPU of the server is a
- * steadier figure than req/s when other processes share the cores.
- */
-const cpuSecondsOf = (pid: number): number => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "latin1").replace(/^.*\) /, "").split(" ")
-  // After "pid (comm) ", field 3 (state) is index 0: utime and stime are fields 14 and 15.
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND
-}
 
 export const run = async (
   options: { readonly rounds?: number; readonly durationMs?: number; readonly latencyRate?: number } = {}
