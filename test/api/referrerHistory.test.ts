@@ -113,6 +113,10 @@ describe("GET /v2/referrer/{address}/history", () => {
           expect(response.status, query).toBe(400)
           expect(response.body.success).toBe(false)
         }
+        // The vault snapshots refuse a reversed range the same way.
+        const snapshots = yield* fetchJson(`${url}/v2/vault/${VAULT_A}/snapshots?startDate=2026-03-08&endDate=2026-03-07`, keyed)
+        expect(snapshots.status).toBe(400)
+        expect(snapshots.body.error).toBe("INVALID_QUERY")
         const unknownVault = yield* fetchJson(`${base}?vault=11111111111111111111111111111112`, keyed)
         expect(unknownVault.status).toBe(404)
         const page = yield* fetchJson(`${base}?limit=1`, keyed)

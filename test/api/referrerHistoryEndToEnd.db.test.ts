@@ -219,6 +219,14 @@ describe("builder history against the sandbox chain", () => {
       // Several builders earned over the history.
       expect(earningBuilders.size).toBeGreaterThanOrEqual(2)
 
+      // A cursor of this listing, altered by one character, is refused.
+      const first = yield* page(`/v2/referrer/${builders[0]}/history?limit=1`)
+      const cursor = first.nextCursor!
+      const tampered = cursor.slice(0, 5) + (cursor[5] === "A" ? "B" : "A") + cursor.slice(6)
+      const refused = yield* fetchJson(`${url}/v2/referrer/${builders[0]}/history?limit=1&cursor=${encodeURIComponent(tampered)}`, keyed)
+      expect(refused.status).toBe(400)
+      expect(refused.body.error).toBe("INVALID_CURSOR")
+
       // Through the typed client: the same contract.
       const typed = yield* client.referrerHistory.history({ path: { address: builders[0]! as Address }, urlParams: { limit: 2 } })
       expect(typed.data.history.length).toBeGreaterThan(0)
