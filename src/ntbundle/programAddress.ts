@@ -2,11 +2,17 @@
 // uses WebCrypto): one implementation for the transaction builders, the projection and the
 // sandbox runtime. address = sha256(seeds ‖ program ‖ "ProgramDerivedAddress"), valid only when
 // it is not an ed25519 point.
-import { hash } from "node:crypto"
+import * as nodeCrypto from "node:crypto"
 import type { Address, ProgramDerivedAddress, ProgramDerivedAddressBump } from "@solana/kit"
 import { addressBytesOf, rememberAddressBytes } from "./addressBytes.ts"
 import { addressFromBytes } from "./base58.ts"
 import { isOnEd25519Curve } from "./ed25519.ts"
+
+/** One-shot SHA-256 (`crypto.hash`, Node >= 20.12; a Hash object on older versions). */
+const sha256: (input: Uint8Array) => Buffer =
+  typeof nodeCrypto.hash === "function"
+    ? (input) => nodeCrypto.hash("sha256", input, "buffer")
+    : (input) => nodeCrypto.createHash("sha256").update(input).digest()
 
 const MAX_SEED_LENGTH = 32
 const MAX_SEEDS = 16
@@ -58,7 +64,7 @@ export const findProgramAddressInto = (seeds: ReadonlyArray<Uint8Array>, program
   const input = scratch.subarray(0, end)
   for (let bump = 255; bump >= 1; bump--) {
     scratch[at] = bump
-    const digest = hash("sha256", input, "buffer")
+    const digest = sha256(input)
     if (!isOnEd25519Curve(digest)) {
       out.set(digest)
       return bump
@@ -80,6 +86,6 @@ export const findProgramAddress = (seeds: ReadonlyArray<Uint8Array>, program: st
 export const createProgramAddress = (seeds: ReadonlyArray<Uint8Array>, program: string): Address | undefined => {
   if (!checkSeeds(seeds, MAX_SEEDS)) return undefined
   const { end } = layOut(seeds, 0, programIdBytes(program))
-  const digest = hash("sha256", scratch.subarray(0, end), "buffer")
+  const digest = sha256(scratch.subarray(0, end))
   return isOnEd25519Curve(digest) ? undefined : addressFromBytes(digest)
 }
