@@ -29,6 +29,9 @@ CREATE TABLE history_rollup (
   closed_through  date,
   -- Chain time the provisional rows cover up to.
   covered_through bigint,
+  -- The chain the rows were closed from (`genesis hash:program id` of the checkpoint): when the
+  -- event log is discarded for another chain, the daily rows go with it.
+  chain           text,
   updated_at      timestamptz NOT NULL DEFAULT now()
 );
 

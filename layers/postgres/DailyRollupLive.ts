@@ -4,7 +4,7 @@ import { HistoryBackfill } from "../../services/HistoryBackfill.ts"
 import { Projection } from "../../services/Projection.ts"
 import { HistoryReplay } from "../../src/domain/history/historyReplay.ts"
 import type { DayRows } from "../../src/domain/history/referrerDailyRow.ts"
-import { ensureRollupState, eventsPage, type LogPosition, storedThrough, writeDays } from "./dailyRollupSql.ts"
+import { bindRollupChain, checkpointChain, ensureRollupState, eventsPage, type LogPosition, storedThrough, writeDays } from "./dailyRollupSql.ts"
 
 export interface DailyRollupOptions {
   /** How often the rollup looks for new events and crossed midnights (default 5 s). */
@@ -49,8 +49,16 @@ export const DailyRollupLive = (options: DailyRollupOptions = {}) =>
       const session = Effect.gen(function*() {
         const live = yield* firstLive
         const liveAt = Option.flatMap(live, (status) => Option.fromNullable(status.asOf?.blockTime))
-        const state = yield* ensureRollupState(sql, Option.getOrElse(liveAt, () => Math.floor(Date.now() / 1000)))
+        const liveSince = Option.getOrElse(liveAt, () => Math.floor(Date.now() / 1000))
+        yield* ensureRollupState(sql, liveSince)
         yield* backfillDone
+        let chain = yield* checkpointChain(sql)
+        while (chain === null) {
+          yield* Effect.sleep(interval)
+          chain = yield* checkpointChain(sql)
+        }
+        const { dropped, state } = yield* bindRollupChain(sql, chain, liveSince)
+        if (dropped) yield* Effect.logWarning("history rollup: the event log now belongs to another chain; dropped the daily rows closed from the old one")
         const replay = new HistoryReplay(state.liveSince)
         let after: LogPosition | null = null
         let closedThrough = state.closedThrough

@@ -36,6 +36,36 @@ export const loadRollupState = (sql: SqlClient) =>
     }
   )
 
+/** `genesis hash:program id` of the stored checkpoint (null before the first checkpoint). */
+export const checkpointChain = (sql: SqlClient) =>
+  Effect.map(
+    sql<{ chain: string }>`SELECT genesis_hash || ':' || program_id AS chain FROM checkpoint WHERE id = 1`,
+    (rows) => rows[0]?.chain ?? null
+  )
+
+/**
+ * Binds the daily rows to `chain`. Rows closed from another chain's event log (discarded when the
+ * gateway met a different chain or program) are dropped, and the rollup starts over with
+ * `liveSince`. Returns the state to continue from.
+ */
+export const bindRollupChain = (sql: SqlClient, chain: string, liveSince: number) =>
+  sql.withTransaction(
+    Effect.gen(function*() {
+      const rows = yield* sql<{ chain: string | null }>`SELECT chain FROM history_rollup WHERE id = 1 FOR UPDATE`
+      const bound = rows[0]?.chain ?? null
+      if (bound !== null && bound !== chain) {
+        yield* sql`TRUNCATE vault_daily, referrer_daily`
+        yield* sql`
+          UPDATE history_rollup SET chain = ${chain}, live_since = ${liveSince}, closed_through = NULL,
+            covered_through = NULL, updated_at = now()
+          WHERE id = 1`
+      } else if (bound === null) {
+        yield* sql`UPDATE history_rollup SET chain = ${chain}, updated_at = now() WHERE id = 1`
+      }
+      return { dropped: bound !== null && bound !== chain, state: (yield* loadRollupState(sql))! }
+    })
+  )
+
 /**
  * Chain time below which the event log is complete: the newer of the checkpoint's block time and the
  * newest stored transaction's. Transactions are stored in chain order, so every one of an earlier

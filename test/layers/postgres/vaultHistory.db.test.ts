@@ -33,6 +33,12 @@ const insertTransaction = (time: number, events: ReadonlyArray<{ name: string; d
 const insertEvent = (name: string, date: string, hour: number, data: Record<string, unknown>, vault: string | null = VAULT) =>
   insertTransaction(at(date, hour), [{ name, data, vault }])
 
+/** The checkpoint names the chain the log belongs to (its block time stays out of the way). */
+const checkpointOf = (genesis: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`
+    INSERT INTO checkpoint (id, genesis_hash, program_id, slot, block_time) VALUES (1, ${genesis}, 'program', 1, 0)
+    ON CONFLICT (id) DO UPDATE SET genesis_hash = EXCLUDED.genesis_hash`)
+
 /** The chain moved on to `time` (an empty transaction): the log is complete below it. */
 const chainReaches = (time: number) => insertTransaction(time, [])
 
@@ -64,6 +70,7 @@ describe("history rollup: stored daily vault and builder rows", () => {
     it.effect("closes days from the event log once, carries closes over empty days, keeps flags; reads come from the tables", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
+        yield* checkpointOf("genesisA")
         yield* insertEvent("DepositRequested", "2026-02-01", 9, { user: ALICE, grossAmount: "1000000", feeAmount: "1000", netAmount: "999000" })
         yield* insertEvent("UserReferrerSet", "2026-02-01", 9, { user: ALICE, referrer: BUILDER })
         yield* insertEvent("Allocated", "2026-02-01", 10, {
@@ -141,6 +148,16 @@ describe("history rollup: stored daily vault and builder rows", () => {
         const stored = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM referrer_daily WHERE referrer = ${BUILDER}`
         // 02-01 .. 02-05 completed, 02-06 provisional: each once.
         expect(stored[0]!.n).toBe(6)
+
+        // The gateway meets another chain: the event log is discarded, and the daily rows go with it.
+        yield* sql`TRUNCATE checkpoint, program_event, chain_transaction`
+        yield* checkpointOf("genesisB")
+        yield* insertEvent("ReferralFeesAccrued", "2026-03-01", 7, { referrer: BUILDER, referrerMfeeShares: "9", referrerPfeeShares: "0" })
+        yield* chainReaches(at("2026-03-02", 1))
+        yield* rollUpThrough("2026-03-01", at("2026-03-01", 0))
+        const other = yield* referrers.completedDays({ referrer: BUILDER, vault: null, from: null, to: "2026-03-31", after: null, limit: 100 })
+        expect(other.rows.map((row) => [row.date, row.mfeeShares, row.legacyFlags])).toEqual([["2026-03-01", 9n, 0]])
+        expect(yield* history.dailyRows({ vault: VAULT, from: null, to: "2026-02-28", after: null, limit: 10 })).toEqual([])
       }).pipe(Effect.withClock(Clock.make())))
 
     it.effect("pages by date without splitting one across pages", () =>
