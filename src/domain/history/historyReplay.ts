@@ -46,7 +46,7 @@ interface PairDay {
   flowsIn: bigint
   flowsOut: bigint
   flags: number
-  /** Counter values reported in `reportSlot`, with the move each event made (null: unknown). */
+  /** Counter values reported in `reportSlot`, with where each event found it (null: unknown). */
   reportSlot: number
   reports: Array<ValueReport>
 }
@@ -79,9 +79,14 @@ const narrow = <A>(candidates: ReadonlyArray<A>, keep: (candidate: A) => boolean
  * - A position's builder is set once (`UserReferrerSet`) and the binding ends with
  *   `UserBundleAccountClosed`.
  * - The referred-net-deposit counter starts at zero; an event whose `referred_net_deposits_after` is
- *   None leaves it as it was (the program was not tracking it) and flags the day.
- * Within a slot, events are ordered by signature then event index (the log does not keep the
- * transactions' order inside a block).
+ *   None leaves it as it was (the program was not tracking it) and flags the day. Allocations move
+ *   it by `net_amount`, redemptions by `-gross_amount`, refunds not at all.
+ * - Fee-share earnings are `ReferralFeesAccrued` as emitted; claims do not reduce them.
+ * The log does not keep the order of transactions inside a slot: events are read by signature then
+ * event index, and each slot is reconciled at its end (deferred matches, share reports against the
+ * slot's withdrawal requests, counters and total shares in the chain order their reports form).
+ * Cohort shares and sizes come from this replay, not from the projection, so that days rebuilt
+ * from the backfill and days closed live are computed the same way.
  */
 export class HistoryReplay {
   private readonly vaults = new Map<string, VaultDay>()
