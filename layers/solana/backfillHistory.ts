@@ -110,6 +110,8 @@ export const backfillHistory = (
       // Ordered: batches come out in listing order however their fetches interleave.
       Stream.mapEffect(fetchBatch, { concurrency }),
       Stream.grouped(batchesPerChunk),
+      // Fetching goes on while a chunk is being written.
+      Stream.buffer({ capacity: 1 }),
       Stream.runForEach((chunk) => storeChunk(Chunk.toReadonlyArray(chunk)))
     )
 
