@@ -7,7 +7,7 @@ import type { Address } from "@solana/kit"
 import { Effect, Layer } from "effect"
 import { CohortEventLogLive } from "../../layers/postgres/CohortEventLogLive.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
-import { HttpListener } from "../../layers/uws/HttpServer.ts"
+import { HttpListener, HttpServer } from "../../layers/uws/HttpServer.ts"
 import { NoPricesLive } from "../../services/Prices.ts"
 import { BadRequestResponse, InternalErrorResponse } from "../../src/api/errors.ts"
 import { implementMiddleware } from "../../src/api/middleware.ts"
@@ -94,7 +94,13 @@ const serve = () => {
     })
     : CohortEventLogLive
   const handlers = ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, eventLog)))
-  const routes = ApiRoutesLive(BenchApi).pipe(Layer.provide(Layer.merge(handlers, PassThroughKey)), Layer.provide(NoPricesLive))
+  // A bare uWS route answering the summary's bytes: the reference for the hot-read target (>= 0.5 of it).
+  const bodies: { summary?: string } = {}
+  const bare = Layer.effectDiscard(Effect.map(HttpServer, (server) =>
+    server.route("GET", "/bench/summary", (res) => {
+      res.writeHeader("content-type", "application/json; charset=utf-8").end(bodies.summary ?? "")
+    })))
+  const routes = Layer.mergeAll(ApiRoutesLive(BenchApi), bare).pipe(Layer.provide(Layer.merge(handlers, PassThroughKey)), Layer.provide(NoPricesLive))
   const app = listenForTest(routes).pipe(
     Layer.provide(ProjectionTest({ initial: liveStatus(slot), state })),
     Layer.provideMerge(TestDatabase)
@@ -106,6 +112,7 @@ const serve = () => {
         Effect.gen(function*() {
           yield* seedBindings(builder, members)
           const { port } = yield* HttpListener
+          bodies.summary = yield* Effect.promise(() => fetch(`http://127.0.0.1:${port}/v2/referrer/${builder}/summary`).then((r) => r.text()))
           process.stdout.write(`READY ${port} ${builder} ${size}\n`)
         })
       ).pipe(Layer.provide(app))
@@ -187,6 +194,21 @@ export const run = async (
     }
     const figures: Record<string, number> = { attributedUsers: attributed, latencyConnections: 4 }
     let errors = 0
+    // summary vs the bare route with the same bytes, best of alternating rounds (ratios hold up on a shared machine)
+    const bareBody = await fetch(`http://127.0.0.1:${port}/bench/summary`).then((r) => r.text())
+    const summaryText = await fetch(`http://127.0.0.1:${port}${summaryPath}`).then((r) => r.text())
+    if (bareBody !== summaryText) throw new Error("bare body differs from the summary")
+    let best = { bare: 0, summary: 0 }
+    for (let round = 0; round < 3; round++) {
+      for (const [name, path] of [["bare", "/bench/summary"], ["summary", summaryPath]] as const) {
+        const result = await measureThroughput({ port, path, connections: 32, pipeline: 4, durationMs: 2_000 })
+        errors += result.errors
+        best = { ...best, [name]: Math.max(best[name], result.requestsPerSecond) }
+      }
+    }
+    figures.bareSummaryReqPerSec = Math.round(best.bare)
+    figures.summaryPipelinedReqPerSec = Math.round(best.summary)
+    figures.summaryVsBare = ms(best.summary / best.bare)
     for (const [name, path] of Object.entries(paths)) {
       // No pipelining: pipelined requests to a route answering asynchronously (after the event-log
       // query) get no answer from the transport today (a transport issue, reported), and browsers do not pipeline.

@@ -3,7 +3,9 @@ import { type Binding, CohortEventLog } from "../../../services/CohortEventLog.t
 import { ProjectionUnavailable } from "../../domain/errors.ts"
 import { toFlow } from "./Flow.ts"
 import { plainBody } from "./plainBody.ts"
-import { CohortUserPageBody, FlowPageBody } from "./ReferrersApi.ts"
+import { CohortUserPageBody, FlowPageBody, ReferrerSummaryBody } from "./ReferrersApi.ts"
+import { bodyEncoder } from "../bodyEncoder.ts"
+import { VersionedBodies } from "../versionedBodies.ts"
 import { makeFlowCursors } from "./flowCursor.ts"
 import { flowWindow } from "./flowWindow.ts"
 import { ReferrerPayouts } from "../../domain/reporting/ReferrerPayouts.ts"
@@ -50,18 +52,23 @@ export const ReferrersHandlersLive = implementGroup(
     const eventLog = yield* CohortEventLog
     const historyComplete = eventLog.historyComplete.pipe(Effect.orDie)
     const usersBody = plainBody(CohortUserPageBody)
+    // Summaries encoded at most once per builder and projection version (the vault reads' pattern).
+    const encodeSummary = bodyEncoder(ReferrerSummaryBody)
+    const summaryBodies = new VersionedBodies()
     const flowsBody = plainBody(FlowPageBody)
 
     return {
       summary: ({ path }) =>
-        projection.readSync((state) => ({
-          success: true as const,
-          data: {
-            referrer: path.address,
-            vaults: builderVaults(state, path.address).map((vault) => toReferrerVaultSummary(vault, prices.priceOf))
-          },
-          asOf: stateAsOf(state)
-        })),
+        projection.readSync((state) =>
+          summaryBodies.get(state, path.address, () =>
+            encodeSummary({
+              success: true as const,
+              data: {
+                referrer: path.address,
+                vaults: builderVaults(state, path.address).map((vault) => toReferrerVaultSummary(vault, prices.priceOf))
+              },
+              asOf: stateAsOf(state)
+            }))),
       payouts: ({ path, urlParams }) =>
         Effect.gen(function*() {
           yield* projection.requireLive
