@@ -92,8 +92,11 @@ export class HistoryReplay {
   private readonly vaults = new Map<string, VaultDay>()
   private readonly pairs = new Map<string, PairDay>()
   private readonly positions = new Map<string, Position>()
+  /** Positions by `vault|amount` of their pending deposit, and of each pending withdrawal's shares. */
   private readonly pendingDeposits = new Map<string, Set<Position>>()
   private readonly pendingWithdrawals = new Map<string, Set<Position>>()
+  /** Positions that requested a deposit in the current slot (their pending amount before it may match). */
+  private readonly slotDepositors = new Set<Position>()
   private openDay: string | null = null
   /** The slot being applied, and its allocations/redemptions that matched no position yet. */
   private slot: number | null = null
@@ -281,24 +284,31 @@ export class HistoryReplay {
     this.setShares(position, position.shares - shares)
   }
 
-  private static track(index: Map<string, Set<Position>>, position: Position, pending: boolean): void {
-    let pool = index.get(position.vault)
-    if (pool === undefined) {
-      pool = new Set()
-      index.set(position.vault, pool)
+  private static index(index: Map<string, Set<Position>>, position: Position, amount: bigint, present: boolean): void {
+    const key = `${position.vault}|${amount}`
+    let pool = index.get(key)
+    if (present) {
+      if (pool === undefined) {
+        pool = new Set()
+        index.set(key, pool)
+      }
+      pool.add(position)
+    } else if (pool !== undefined) {
+      pool.delete(position)
+      if (pool.size === 0) index.delete(key)
     }
-    if (pending) pool.add(position)
-    else pool.delete(position)
   }
 
   private setPendingDeposit(position: Position, amount: bigint): void {
+    if (position.pendingDeposit > 0n) HistoryReplay.index(this.pendingDeposits, position, position.pendingDeposit, false)
     position.pendingDeposit = amount
-    HistoryReplay.track(this.pendingDeposits, position, amount > 0n)
+    if (amount > 0n) HistoryReplay.index(this.pendingDeposits, position, amount, true)
   }
 
   private setPendingWithdrawals(position: Position, shares: Array<bigint>): void {
+    for (const amount of position.pendingWithdrawals) HistoryReplay.index(this.pendingWithdrawals, position, amount, false)
     position.pendingWithdrawals = shares
-    HistoryReplay.track(this.pendingWithdrawals, position, shares.length > 0)
+    for (const amount of shares) HistoryReplay.index(this.pendingWithdrawals, position, amount, true)
   }
 
   private bind(position: Position, referrer: string): void {
@@ -361,6 +371,7 @@ export class HistoryReplay {
    */
   private endSlot(): void {
     this.settleDeferred()
+    this.slotDepositors.clear()
     for (const pair of this.slotPairs) {
       const end = pair.reports.length < 2 ? null : chainEnd(pair.reports)
       if (end !== null) pair.referredNetDeposits = end
@@ -376,15 +387,12 @@ export class HistoryReplay {
 
   /** The position an `Allocated`/`Redeemed` concerns (see the class comment), or null. */
   private attribute(
-    pool: Set<Position> | undefined,
-    amountMatches: (position: Position) => boolean,
+    matching: ReadonlyArray<Position>,
     sharesMatch: (position: Position) => boolean,
     counterAfter: bigint | null,
     counterDelta: bigint
   ): Position | null {
-    if (pool === undefined) return null
-    let candidates: ReadonlyArray<Position> = [...pool].filter(amountMatches)
-    candidates = narrow(candidates, sharesMatch)
+    let candidates = narrow(matching, sharesMatch)
     candidates = narrow(candidates, (position) => {
       const pair = this.pairOf(position)
       return counterAfter === null ? pair === null : pair !== null && pair.referredNetDeposits + counterDelta === counterAfter
@@ -422,10 +430,13 @@ export class HistoryReplay {
     if (event.name === "Allocated") {
       const net = bigField(event, "netAmount") ?? bigField(event, "amount") ?? 0n
       const before = bigField(event, "userSharesBefore")
+      // The whole pending deposit, or (the slot's order being unknown) what was pending before this slot's requests.
+      const matching = new Set(this.pendingDeposits.get(`${vault}|${net}`))
+      for (const candidate of this.slotDepositors) {
+        if (candidate.vault === vault && candidate.depositSlot === event.slot && candidate.pendingBeforeSlot === net) matching.add(candidate)
+      }
       const position = this.attribute(
-        this.pendingDeposits.get(vault),
-        // The whole pending deposit, or (the slot's order being unknown) what was pending before this slot's requests.
-        (candidate) => candidate.pendingDeposit === net || (candidate.depositSlot === event.slot && candidate.pendingBeforeSlot === net),
+        [...matching],
         (candidate) => !checkShares || candidate.shares === before,
         bigField(event, "referredNetDepositsAfter"),
         net
@@ -444,8 +455,7 @@ export class HistoryReplay {
     const after = bigField(event, "userSharesAfter")
     const redeemed = before !== null && after !== null ? before - after : null
     const position = this.attribute(
-      this.pendingWithdrawals.get(vault),
-      (candidate) => candidate.pendingWithdrawals.some((shares) => shares === redeemed),
+      [...(this.pendingWithdrawals.get(`${vault}|${redeemed}`) ?? [])],
       (candidate) => !checkShares || candidate.shares === after || candidate.shares === before,
       bigField(event, "referredNetDepositsAfter"),
       -gross
@@ -479,6 +489,7 @@ export class HistoryReplay {
             position.depositSlot = event.slot
             position.pendingBeforeSlot = position.pendingDeposit
           }
+          this.slotDepositors.add(position)
           this.setPendingDeposit(position, position.pendingDeposit + (bigField(event, "netAmount") ?? 0n))
         }
         return
