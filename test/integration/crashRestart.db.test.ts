@@ -101,7 +101,8 @@ describe("a gateway killed with SIGKILL mid-ingest", () => {
           for (let i = 0; i < 100; i++) {
             const rows = yield* sql<{ signature: string; eventIndex: number }>`SELECT signature, event_index AS "eventIndex" FROM program_event`
             if (rows.length >= expected.size || i === 99) {
-              const stored = yield* sql<{ address: string; data: Uint8Array }>`SELECT address, data FROM chain_account`
+              // The program's accounts (the checkpoint also holds the watched Pyth price feeds).
+              const stored = yield* sql<{ address: string; data: Uint8Array }>`SELECT address, data FROM chain_account WHERE owner = ${PROGRAM}`
               return { accounts: new Map(stored.map((r) => [r.address, { data: r.data }])), events: rows.map((r) => `${r.signature}:${r.eventIndex}`) }
             }
             yield* Effect.sleep(Duration.millis(100))
