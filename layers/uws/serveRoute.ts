@@ -123,7 +123,7 @@ export const serveRoute = (
   const traced = (input: Record<string, unknown>, request: RequestInfo, extraHeaders: Headers) => {
     const guarded = route.middleware.length === 0
       ? callHandler(input)
-      : Effect.flatMap(runMiddlewareChain(route.middleware, request, extraHeaders), afterMiddleware(input))
+      : Effect.flatMap(Effect.suspend(() => runMiddlewareChain(route.middleware, request, extraHeaders)), afterMiddleware(input))
     return Effect.withSpan(guarded, route.name, {
       kind: "server",
       captureStackTrace: false,

@@ -30,6 +30,17 @@ describe("the middleware seam", () => {
       }))
   })
 
+  layer(fixtureServer({ traceRequests: true }), { excludeTestServices: true })((it) => {
+    it.effect("with a span per request: the same refusals, headers and provided service", () =>
+      Effect.gen(function*() {
+        expect((yield* get("/whoami")).status).toBe(401)
+        const allowed = yield* get("/whoami", { headers: { "x-api-key": TEST_KEY } })
+        expect(allowed.status).toBe(200)
+        expect(allowed.body).toEqual({ caller: "key@127.0.0.1" })
+        expect(allowed.headers.get("x-quota-remaining")).toBe("41")
+      }))
+  })
+
   it("its security scheme and failures appear in the OpenAPI document", () => {
     const spec = OpenApi.fromApi(FixtureApi)
     expect(spec.components.securitySchemes).toHaveProperty("apiKey")
