@@ -6,6 +6,7 @@ import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { fetchJson } from "../support/httpFetch.ts"
 import { gatewayClient, gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
 import { liveStatus } from "../support/projectionTest.ts"
+import { ReferrerHistoryStandIn } from "../support/referrerHistoryStandIn.ts"
 import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
 import { VaultStateFixture } from "../support/vaultStateFixture.ts"
 
@@ -132,6 +133,29 @@ describe("legacy v1 reads", () => {
         const anonymous = yield* fetchJson(`${url}/api/v1/vault/76/config`)
         expect(anonymous.status).toBe(401)
         expect(anonymous.headers.get("deprecation")).toBe("true")
+      }))
+  })
+
+  layer(
+    gatewayForTest({
+      state: fixture.state,
+      initial: liveStatus(1_000),
+      history: new Map([[MASTER, history]]),
+      referrerHistory: ReferrerHistoryStandIn([], { closedThrough: "2027-01-10", coveredThrough: null })
+    }),
+    { excludeTestServices: true }
+  )((it) => {
+    it.effect("metrics and snapshots: 503 history_pending with Retry-After while the days through yesterday are not stored", () =>
+      Effect.gen(function*() {
+        const url = yield* serverUrl
+        for (const route of ["metrics", "snapshots"]) {
+          const response = yield* fetchJson(`${url}/api/v1/vault/76/${route}`, keyed)
+          expect(response.status).toBe(503)
+          expect(response.body).toMatchObject({ success: false, error: "PROJECTION_UNAVAILABLE", status: "history_pending" })
+          expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0)
+        }
+        const config = yield* fetchJson(`${url}/api/v1/vault/76/config`, keyed)
+        expect(config.status).toBe(200)
       }))
   })
 })

@@ -8,6 +8,7 @@ import { Api } from "../Api.ts"
 import { bodyEncoder } from "../bodyEncoder.ts"
 import { NotFound } from "../errors.ts"
 import { implementGroup } from "../handlers.ts"
+import { requireStoredThrough } from "../history/historyPending.ts"
 import { lastCompletedDay } from "../history/utcDate.ts"
 import { readEither } from "../readProjection.ts"
 import { VersionedBodies } from "../versionedBodies.ts"
@@ -40,17 +41,19 @@ export const LegacyHandlersLive = implementGroup(
   Effect.gen(function*() {
     const projection = yield* Projection
     const history = yield* VaultHistory
+    const storedThrough = yield* requireStoredThrough
     const encodeConfig = bodyEncoder(VaultConfig)
     const encodeList = bodyEncoder(Schema.Array(VaultConfig))
     const configs = new VersionedBodies()
     const lists = new VersionedBodies()
 
-    /** The vault's whole daily history through the last completed day. */
+    /** The vault's whole daily history through the last completed day (503 until the rollup stored it). */
     const historyOf = (vaultId: number) =>
       Effect.gen(function*() {
         const { entry, view, blockTime } = yield* readEither(projection, (state) =>
           Either.map(legacyVault(state, vaultId), (found) => ({ ...found, blockTime: state.asOf?.blockTime ?? null })))
         const throughDate = lastCompletedDay(blockTime)
+        yield* storedThrough(throughDate)
         const rows = yield* history
           .dailyRows({ vault: view.address, from: null, to: throughDate, after: null, limit: ALL_HISTORY })
           .pipe(Effect.orDie)
