@@ -44,6 +44,9 @@ const toFlowRow = (row: Row): FlowRow => {
   }
 }
 
+/** Bindings kept in memory (about 200 bytes each) before the cache starts over. */
+const MAX_CACHED_BINDINGS = 200_000
+
 interface BindingRow {
   readonly vault: string
   readonly wallet: string
@@ -79,6 +82,7 @@ export const CohortEventLogLive = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     let complete = false
+    const recorded = new Map<string, Binding>()
     return CohortEventLog.of({
       flows: ({ after, from, limit, referrer, until }) =>
         Effect.map(
@@ -100,18 +104,36 @@ export const CohortEventLogLive = Layer.effect(
           (rows) => rows.map(toFlowRow)
         ).pipe(Effect.withSpan("CohortEventLog.flows")),
       bindings: (referrer, pairs) => {
-        if (pairs.length === 0) return Effect.succeed([])
-        const wanted = new Set(pairs.map((pair) => `${pair.vault}/${pair.wallet}`))
+        // A recorded binding never changes (the first UserReferrerSet of a position), so found ones
+        // are kept: a page whose rows are all known costs no query.
+        const keyOf = (vault: string, wallet: string) => `${referrer}/${vault}/${wallet}`
+        const known: Array<Binding> = []
+        const missing: Array<{ readonly vault: string; readonly wallet: string }> = []
+        for (const pair of pairs) {
+          const cached = recorded.get(keyOf(pair.vault, pair.wallet))
+          if (cached === undefined) missing.push(pair)
+          else known.push(cached)
+        }
+        if (missing.length === 0) return Effect.succeed(known)
+        const wanted = new Set(missing.map((pair) => `${pair.vault}/${pair.wallet}`))
         return Effect.map(
           sql<BindingRow>`
             SELECT vault, wallet, slot, block_time, data->>'timestamp' AS ts, data->>'referralPfeeBps' AS pfee,
               data->>'referralMfeeBps' AS mfee, data->>'referralTierIndex' AS tier
             FROM program_event
             WHERE name = 'UserReferrerSet' AND data->>'referrer' = ${referrer}
-              AND vault IN ${sql.in([...new Set(pairs.map((pair) => pair.vault))])}
-              AND wallet IN ${sql.in([...new Set(pairs.map((pair) => pair.wallet))])}
+              AND vault IN ${sql.in([...new Set(missing.map((pair) => pair.vault))])}
+              AND wallet IN ${sql.in([...new Set(missing.map((pair) => pair.wallet))])}
             ORDER BY slot, signature, event_index`,
-          (rows) => rows.filter((row) => wanted.has(`${row.vault}/${row.wallet}`)).map(toBinding)
+          (rows) => {
+            const found = rows.filter((row) => wanted.has(`${row.vault}/${row.wallet}`)).map(toBinding)
+            if (recorded.size + found.length > MAX_CACHED_BINDINGS) recorded.clear()
+            for (const binding of found) {
+              const key = keyOf(binding.vault, binding.wallet)
+              if (!recorded.has(key)) recorded.set(key, binding) // the oldest first: rows come oldest first
+            }
+            return [...known, ...found]
+          }
         ).pipe(Effect.withSpan("CohortEventLog.bindings"))
       },
       historyComplete: Effect.suspend(() =>
