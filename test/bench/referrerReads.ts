@@ -30,7 +30,9 @@ import { CohortEventLog } from "../../services/CohortEventLog.ts"
  * /v2/referrer/{address}/summary (cohort aggregates, no scan of users) and /users (first page, and
  * a later page from a server-issued cursor: a sorted-index seek, plus one indexed event-log query for the
  * page's bind-time fields over an embedded PostgreSQL holding the cohort's UserReferrerSet events).
- * Through the uWS transport and the contract, one server process, one client process.
+ * Through the uWS transport and the contract, one server process, one client process. The measured
+ * pages are warm: their bindings were read once, and recorded bindings are kept in memory, so the
+ * figures are the projection path; a cold page adds one indexed query.
  *
  *   npx tsx test/bench/referrerReads.ts   (BENCH_NO_DB=1: the event log in memory, to see what the query costs)
  */
