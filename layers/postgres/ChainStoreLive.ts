@@ -50,7 +50,8 @@ const makeChainStore = (sql: SqlClient.SqlClient): ChainStore["Type"] => ({
     Effect.withSpan("ChainStore.hasTransactions")
   ),
 
-  discardAll: sql`TRUNCATE checkpoint, chain_account, program_event, chain_transaction`.pipe(
+  // The backfill's progress describes the discarded event log: another chain starts its history over.
+  discardAll: sql`TRUNCATE checkpoint, chain_account, program_event, chain_transaction, history_backfill`.pipe(
     Effect.asVoid,
     Effect.mapError(storeFailure("discard the checkpoint and the event log")),
     Effect.withSpan("ChainStore.discardAll")

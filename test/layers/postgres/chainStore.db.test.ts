@@ -139,7 +139,7 @@ const expectedEventRow = (tx: ProgramEvents, index: number, vault: string | null
   }
 }
 
-const countRows = (table: "checkpoint" | "chain_account" | "chain_transaction" | "program_event") =>
+const countRows = (table: "checkpoint" | "chain_account" | "chain_transaction" | "program_event" | "history_backfill") =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ n: string }>`SELECT count(*) AS n FROM ${sql(table)}`).pipe(
     Effect.map((rows) => Number(rows[0]?.n))
   )
@@ -366,9 +366,11 @@ layer(ChainStoreLive.pipe(Layer.provideMerge(TestDatabase)), { timeout: 120_000 
       }))
   })
 
-  it.effect("discardAll empties the checkpoint, the accounts and the event log", () =>
+  it.effect("discardAll empties the checkpoint, the accounts, the event log and the backfill's progress", () =>
     Effect.gen(function*() {
       const store = yield* freshStore
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`INSERT INTO history_backfill (newest_signature, done_count) VALUES ('sigD', 1)`
       yield* store.saveCheckpoint(checkpointAt(10), [account(1), account(2)], [])
       yield* store.appendTransactions([transaction("sigD", 10, [deposit(USER, VAULT, 1n)])])
 
@@ -377,7 +379,7 @@ layer(ChainStoreLive.pipe(Layer.provideMerge(TestDatabase)), { timeout: 120_000 
       expect(yield* store.loadCheckpoint).toEqual(Option.none())
       expect(yield* storedAccounts).toEqual([])
       expect(yield* store.hasTransactions).toBe(false)
-      for (const table of ["checkpoint", "chain_account", "chain_transaction", "program_event"] as const) {
+      for (const table of ["checkpoint", "chain_account", "chain_transaction", "program_event", "history_backfill"] as const) {
         expect(yield* countRows(table)).toBe(0)
       }
     }))
