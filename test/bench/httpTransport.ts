@@ -13,6 +13,7 @@ import { VERSION } from "../../src/version.ts"
 import { SystemHandlersLive } from "../../src/api/system/SystemHandlers.ts"
 import { listenForTest } from "../support/httpTestServer.ts"
 import { measureLatency, measureThroughput } from "../support/httpLoadClient.ts"
+import { cpuSecondsOf } from "../support/processCpu.ts"
 import { ProjectionState } from "../../src/domain/projection/state.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { liveStatus } from "../support/projectionTest.ts"
@@ -119,19 +120,23 @@ const sameBody = async (port: number, bare: string, transport: string) => {
 type RouteName = keyof typeof ROUTES
 
 /** Best-of-`rounds` req/s per route, rounds alternating between routes; also the client's CPU share. */
-const throughput = async (port: number, connections: number, pipeline: number, rounds: number, durationMs: number) => {
+const throughput = async (serverPid: number, port: number, connections: number, pipeline: number, rounds: number, durationMs: number) => {
   const best: Record<RouteName, number> = { bare: 0, runSync: 0, transport: 0, bareHealth: 0, transportNoFiber: 0 }
+  // Least server CPU seconds per request seen for each route.
+  const cpu: Record<RouteName, number> = { bare: Infinity, runSync: Infinity, transport: Infinity, bareHealth: Infinity, transportNoFiber: Infinity }
   let errors = 0
   let clientCpu = 0
   for (let round = 0; round < rounds; round++) {
     for (const [name, path] of Object.entries(ROUTES) as Array<[RouteName, string]>) {
+      const cpuBefore = cpuSecondsOf(serverPid)
       const result = await measureThroughput({ port, path, connections, pipeline, durationMs })
+      cpu[name] = Math.min(cpu[name], (cpuSecondsOf(serverPid) - cpuBefore) / result.responses)
       errors += result.errors
       best[name] = Math.max(best[name], result.requestsPerSecond)
       if (name === "bare") clientCpu = Math.max(clientCpu, result.clientCpu)
     }
   }
-  return { best, errors, clientCpu }
+  return { best, cpu, errors, clientCpu }
 }
 
 const ms = (value: number) => Number(value.toFixed(3))
@@ -154,8 +159,8 @@ export const run = async (
     const bodyBytes = await sameBody(port, ROUTES.bare, ROUTES.transport)
     await sameBody(port, ROUTES.bareHealth, ROUTES.transportNoFiber)
     for (const path of Object.values(ROUTES)) await measureThroughput({ port, path, connections: 16, pipeline: 32, durationMs: 1_000 })
-    const keepAlive = await throughput(port, 256, 1, rounds, durationMs)
-    const pipelined = await throughput(port, 16, 32, rounds, durationMs)
+    const keepAlive = await throughput(child.pid!, port, 256, 1, rounds, durationMs)
+    const pipelined = await throughput(child.pid!, port, 16, 32, rounds, durationMs)
     const latency = { port, connections: 32, ratePerSecond: latencyRate, durationMs }
     const bareLatency = await measureLatency({ ...latency, path: ROUTES.bare })
     const transportLatency = await measureLatency({ ...latency, path: ROUTES.transport })
@@ -174,6 +179,10 @@ export const run = async (
       pipelinedRunSyncVsBare: ms(pipelined.best.runSync / pipelined.best.bare),
       pipelinedClientCpu: ms(pipelined.clientCpu),
       pipelinedNoFiberVsBare: ms(pipelined.best.transportNoFiber / pipelined.best.bareHealth),
+      // Server CPU per request (steadier than req/s when the machine is shared), and bare / transport.
+      pipelinedBareServerCpuUsPerReq: ms(pipelined.cpu.bare * 1e6),
+      pipelinedTransportServerCpuUsPerReq: ms(pipelined.cpu.transport * 1e6),
+      pipelinedTransportVsBareByCpu: ms(pipelined.cpu.bare / pipelined.cpu.transport),
       latencyRatePerSec: latencyRate,
       bareP50Ms: ms(bareLatency.p50Ms),
       bareP99Ms: ms(bareLatency.p99Ms),
