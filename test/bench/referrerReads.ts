@@ -124,7 +124,7 @@ const serve = () => {
 
 const startServer = (): Promise<{ readonly child: ChildProcess; readonly port: number; readonly builder: string; readonly users: number }> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), SERVE_FLAG], {
+    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), SERVE_FLAG], {
       stdio: ["ignore", "pipe", "inherit"]
     })
     let output = ""

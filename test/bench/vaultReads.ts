@@ -116,7 +116,7 @@ const serve = () => {
 
 const startServer = (): Promise<{ readonly child: ChildProcess; readonly port: number; readonly key: string }> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), SERVE_FLAG], {
+    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), SERVE_FLAG], {
       stdio: ["ignore", "pipe", "inherit"]
     })
     let output = ""
