@@ -23,6 +23,12 @@ export interface ProgramDataLine {
   readonly index: number
   readonly raw: Uint8Array
   readonly event: NtEvent | null
+  /**
+   * The position owner (`user_bundle_account_owner`) of the top-level `process_deposit` or
+   * `process_withdrawal` instruction the line was logged under; absent for lines of other
+   * instructions. It names the user of `Allocated` / `Redeemed`, whose fields do not.
+   */
+  readonly user?: string
 }
 
 /** The ntbundle events one transaction emitted, numbered in log order. */

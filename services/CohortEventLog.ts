@@ -18,12 +18,13 @@ export interface FlowRow extends FlowPosition {
   readonly kind: FlowKind
   readonly stage: FlowStage
   /**
-   * Asset minor units: the gross deposit, the refunded amount, or, for a withdrawal request, the
-   * program's estimate of its value (`estimated_pending_withdrawal_value`).
+   * Asset minor units: the gross deposit (DepositRequested `gross_amount`, Allocated `amount`), a
+   * processed withdrawal's `gross_amount` (Redeemed), the refunded amount, or, for a withdrawal
+   * request, the program's estimate of its value (`estimated_pending_withdrawal_value`).
    */
   readonly amount: bigint
   readonly estimated: boolean
-  /** Shares a withdrawal request asked to redeem; null for the other kinds. */
+  /** Shares a withdrawal request asked to redeem; null for the other kinds and stages. */
   readonly shares: bigint | null
   /** The block time of the transaction, null when the node did not give one. */
   readonly blockTime: number | null

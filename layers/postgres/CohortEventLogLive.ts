@@ -16,18 +16,24 @@ interface Row {
   readonly ts: string
 }
 
+/** Where a flow event's asset amount is: `grossAmount`, `amount`, or the withdrawal request's estimate. */
+type AmountField = "gross" | "amount" | "estimate"
+
 /** What each flow event means, and where its asset amount is. */
-const KINDS: Readonly<Record<string, { kind: FlowKind; stage: FlowStage }>> = {
-  DepositRequested: { kind: "deposit", stage: "requested" },
-  WithdrawalRequested: { kind: "withdrawal", stage: "requested" },
-  RefundedDeposit: { kind: "refund", stage: "processed" }
+const KINDS: Readonly<Record<string, { kind: FlowKind; stage: FlowStage; field: AmountField }>> = {
+  DepositRequested: { kind: "deposit", stage: "requested", field: "gross" },
+  // Allocated's `amount` is the gross deposit the request asked for (`net_amount` is after the fee).
+  Allocated: { kind: "deposit", stage: "processed", field: "amount" },
+  // WithdrawalRequested's `amount` is shares (u128); its asset value is the program's estimate.
+  WithdrawalRequested: { kind: "withdrawal", stage: "requested", field: "estimate" },
+  Redeemed: { kind: "withdrawal", stage: "processed", field: "gross" },
+  RefundedDeposit: { kind: "refund", stage: "processed", field: "amount" }
 }
 
 const toFlowRow = (row: Row): FlowRow => {
-  const { kind, stage } = KINDS[row.name]!
-  const withdrawal = kind === "withdrawal"
-  // WithdrawalRequested's `amount` is shares (u128); its asset value is the program's estimate.
-  const assetAmount = kind === "deposit" ? row.gross : withdrawal ? row.estimate : row.amount
+  const { field, kind, stage } = KINDS[row.name]!
+  const estimated = field === "estimate"
+  const assetAmount = field === "gross" ? row.gross : estimated ? row.estimate : row.amount
   return {
     signature: row.signature,
     eventIndex: Number(row.event_index),
@@ -38,8 +44,8 @@ const toFlowRow = (row: Row): FlowRow => {
     kind,
     stage,
     amount: BigInt(assetAmount ?? "0"),
-    estimated: withdrawal,
-    shares: withdrawal && row.amount !== null ? BigInt(row.amount) : null,
+    estimated,
+    shares: estimated && row.amount !== null ? BigInt(row.amount) : null,
     timestamp: BigInt(row.ts)
   }
 }
@@ -69,13 +75,13 @@ const toBinding = (row: BindingRow): Binding => ({
 })
 
 /**
- * Cohort flows from `program_event` (indexes of migration 0010). The cohort is the (vault, wallet)
- * pairs bound to the builder by `UserReferrerSet`; binding is permanent per position (facts §5.4,
- * §7), so every flow of a bound pair is the builder's.
+ * Cohort flows from `program_event` (indexes of migrations 0010 and 0011). The cohort is the
+ * (vault, wallet) pairs bound to the builder by `UserReferrerSet`; binding is permanent per position
+ * (facts §5.4, §7), so every flow of a bound pair is the builder's.
  *
- * Only events that name their user are attributed: `Allocated` and `Redeemed` (keeper processing)
- * carry token accounts in `from`/`to`, not the user, and the event log keeps no instruction
- * accounts, so they cannot be tied to a position without guessing; they are left out.
+ * `Allocated` and `Redeemed` (keeper processing) carry token accounts in `from`/`to`, not the user;
+ * their stored `wallet` is the position owner taken from the emitting `process_deposit` /
+ * `process_withdrawal` instruction (see eventKeys.ts), so they join the cohort like the others.
  */
 export const CohortEventLogLive = Layer.effect(
   CohortEventLog,
@@ -91,7 +97,7 @@ export const CohortEventLogLive = Layer.effect(
               e.data->>'grossAmount' AS gross, e.data->>'amount' AS amount,
               e.data->>'estimatedPendingWithdrawalValue' AS estimate, e.data->>'timestamp' AS ts
             FROM program_event e
-            WHERE e.name IN ('DepositRequested', 'WithdrawalRequested', 'RefundedDeposit')
+            WHERE e.name IN ('DepositRequested', 'Allocated', 'WithdrawalRequested', 'Redeemed', 'RefundedDeposit')
               AND EXISTS (
                 SELECT 1 FROM program_event b
                 WHERE b.name = 'UserReferrerSet' AND b.vault = e.vault AND b.wallet = e.wallet

@@ -8,6 +8,17 @@ const addressField = (data: object, field: string): string | null => {
 /** The vault an event concerns: its `bundle_account_key`, when it has one. */
 export const eventVault = (event: NtEvent): string | null => addressField(event.data, "bundleAccountKey")
 
-/** The event's main wallet: the `user`, else the `referrer`, else the `from` account. */
-export const eventWallet = (event: NtEvent): string | null =>
-  addressField(event.data, "user") ?? addressField(event.data, "referrer") ?? addressField(event.data, "from")
+/** Keeper-processing events that name token accounts, not the user: their wallet comes from the instruction. */
+const OWNER_FROM_INSTRUCTION: ReadonlySet<string> = new Set(["Allocated", "Redeemed"])
+
+/**
+ * The event's main wallet: the `user`, else the `referrer`, else the `from` account. For
+ * `Allocated` and `Redeemed` (whose `from`/`to` are token accounts) it is the position owner taken
+ * from the emitting top-level `process_deposit` / `process_withdrawal` instruction (`user`, see
+ * ProgramDataLine), else `from` when the instruction did not tell.
+ */
+export const eventWallet = (event: NtEvent, instructionUser?: string): string | null =>
+  (OWNER_FROM_INSTRUCTION.has(event.name) ? instructionUser ?? null : null) ??
+    addressField(event.data, "user") ??
+    addressField(event.data, "referrer") ??
+    addressField(event.data, "from")

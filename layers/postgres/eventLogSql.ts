@@ -40,7 +40,7 @@ const EMPTY_DATA = "{}"
  * stored too, named `unknown` with empty data, so nothing the program logged is lost.
  */
 const eventRows = (tx: ProgramEvents) =>
-  storedEvents(tx).map(({ index, raw, event }) => ({
+  storedEvents(tx).map(({ event, index, raw, user }) => ({
     signature: tx.signature,
     event_index: index,
     slot: tx.slot,
@@ -49,7 +49,7 @@ const eventRows = (tx: ProgramEvents) =>
     raw,
     data: event === null ? EMPTY_DATA : JSON.stringify(toJson(event.data)),
     vault: event === null ? null : eventVault(event),
-    wallet: event === null ? null : eventWallet(event)
+    wallet: event === null ? null : eventWallet(event, user)
   }))
 
 /** Inserts the transactions not stored yet; returns the signatures it inserted. */

@@ -2,7 +2,8 @@ import { Either } from "effect"
 import type { ProgramDataLine, ProgramEvents } from "../../services/ChainSource.ts"
 import { encodeBase58 } from "../../src/ntbundle/base58.ts"
 import { decodeEvent, programDataFromLogs } from "../../src/ntbundle/events.ts"
-import { readMessageKeys } from "./wireMessage.ts"
+import { type LoadedAddresses, positionOwnersByInstruction } from "./positionOwners.ts"
+import { readMessageInstructions } from "./wireMessage.ts"
 
 /** What ingestion reads of a `getTransaction` answer in `base64` encoding. */
 export interface TransactionAnswer {
@@ -11,7 +12,7 @@ export interface TransactionAnswer {
   readonly meta: {
     readonly err: unknown
     readonly logMessages?: ReadonlyArray<string> | null
-    readonly loadedAddresses?: { readonly writable?: ReadonlyArray<string> } | null
+    readonly loadedAddresses?: LoadedAddresses | null
   } | null
   readonly transaction: readonly [string, string]
 }
@@ -36,11 +37,21 @@ export const isWritableIndex = (index: number, keyCount: number, header: Message
   return index < signedWritable || (index >= header.numRequiredSignatures && index < unsignedWritableEnd)
 }
 
-/** The program's data lines with their exact bytes, each decoded when it is an ntbundle event. */
-export const programDataLines = (logs: ReadonlyArray<string>, programId: string): Array<ProgramDataLine> =>
-  programDataFromLogs(logs, programId).map(({ index, bytes }) => {
+/**
+ * The program's data lines with their exact bytes, each decoded when it is an ntbundle event.
+ * `ownersByInstruction` (from `positionOwnersByInstruction`) gives each line logged under a
+ * top-level `process_deposit` / `process_withdrawal` the position owner as its `user`.
+ */
+export const programDataLines = (
+  logs: ReadonlyArray<string>,
+  programId: string,
+  ownersByInstruction: ReadonlyArray<string | null> = []
+): Array<ProgramDataLine> =>
+  programDataFromLogs(logs, programId).map(({ bytes, index, topLevel }) => {
     const decoded = decodeEvent(bytes)
-    return { index, raw: bytes, event: Either.isRight(decoded) ? decoded.right : null }
+    const line = { index, raw: bytes, event: Either.isRight(decoded) ? decoded.right : null }
+    const user = ownersByInstruction[topLevel] ?? null
+    return user === null ? line : { ...line, user }
   })
 
 const isAnswer = (value: unknown): value is TransactionAnswer => {
@@ -64,7 +75,7 @@ const isAnswer = (value: unknown): value is TransactionAnswer => {
 export const programEventsFromAnswer = (value: unknown, programId: string, signature: string): ProgramEvents | null => {
   if (value === null) return null
   if (!isAnswer(value)) throw new MalformedTransaction(signature, "not a base64-encoded transaction answer")
-  const keys = readMessageKeys(Buffer.from(value.transaction[0], "base64"))
+  const keys = readMessageInstructions(Buffer.from(value.transaction[0], "base64"))
   if (keys === null) throw new MalformedTransaction(signature, "the transaction bytes are not a message")
   const writableAccounts: Array<string> = []
   keys.accountKeys.forEach((key, index) => {
@@ -78,7 +89,13 @@ export const programEventsFromAnswer = (value: unknown, programId: string, signa
     slot: value.slot,
     blockTime: value.blockTime,
     failed,
-    events: failed ? [] : programDataLines(value.meta?.logMessages ?? [], programId),
+    events: failed
+      ? []
+      : programDataLines(
+        value.meta?.logMessages ?? [],
+        programId,
+        positionOwnersByInstruction(keys.accountKeys, keys.instructions, value.meta?.loadedAddresses, programId)
+      ),
     writableAccounts
   }
 }

@@ -74,20 +74,24 @@ const FAILED = /^Program (\S+) failed: /
  * (not data logged by programs it calls, nor by its callers).
  *
  * `index` is the 0-based position of the line among `programId`'s data lines; a line that is not
- * valid base64 has no bytes and is skipped (its index stays taken). A `failed` line means the
+ * valid base64 has no bytes and is skipped (its index stays taken). `topLevel` is the 0-based
+ * position of the top-level invocation (`invoke [1]`) the line was logged under: every top-level
+ * instruction of the message logs one, so it is the index of the emitting top-level instruction. A `failed` line means the
  * runtime aborted the whole transaction and nothing in it took effect, so the result is then empty.
  */
 export const programDataFromLogs = (
   logs: ReadonlyArray<string>,
   programId: string
-): Array<{ index: number; bytes: Uint8Array }> => {
+): Array<{ index: number; topLevel: number; bytes: Uint8Array }> => {
   const stack: Array<string> = []
-  const lines: Array<{ index: number; bytes: Uint8Array }> = []
+  const lines: Array<{ index: number; topLevel: number; bytes: Uint8Array }> = []
   let dataLines = 0
+  let topLevel = -1
   for (const line of logs) {
     const invoke = INVOKE.exec(line)
     if (invoke !== null) {
       // Depth is 1-based; trusting it keeps the stack right even if a closing line is missing.
+      if (Number(invoke[2]) <= 1) topLevel++
       stack.splice(Math.max(Number(invoke[2]) - 1, 0))
       stack.push(invoke[1] ?? "")
       continue
@@ -102,7 +106,7 @@ export const programDataFromLogs = (
     if (line.startsWith(DATA_PREFIX) && stack[stack.length - 1] === programId) {
       const index = dataLines++
       const bytes = fromBase64(line.slice(DATA_PREFIX.length))
-      if (bytes !== undefined) lines.push({ index, bytes })
+      if (bytes !== undefined) lines.push({ index, topLevel, bytes })
     }
   }
   return lines

@@ -3,6 +3,8 @@ import { describe, expect, layer } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { Effect, Layer } from "effect"
 import { CohortEventLogLive } from "../../layers/postgres/CohortEventLogLive.ts"
+import { appendTransactions } from "../../layers/postgres/eventLogSql.ts"
+import { encodeEvent, type NtEvent } from "../../src/ntbundle/events.ts"
 import { ReferrerPayoutsPostgres } from "../../src/domain/reporting/ReferrerPayoutsPostgres.ts"
 import { fetchJson } from "../support/httpFetch.ts"
 import { gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
@@ -20,6 +22,7 @@ const OTHER = "7vfCXTUXx5WJV5JADk17DUJ4ksgau7utNKj4b963voxs" as Address
 const ALICE = "3NZ9JMVBmGAqocybic2c7LQCJScmgsAZ6vQqTDzcqmJh" as Address
 const BOB = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin" as Address
 const CAROL = "4k3Dyjzvzp8eMZWUXbBCjEvwSkkk59S5iCNLY3QrkX6R" as Address
+const TOKEN_ACCOUNT = "6sbzC1eH4FTujJXWj51eQe25cYvr4xfXbJ1vAj7j2k5J" as Address
 /** 2027-01-15T00:00:00Z */
 const DAY = 1_800_000_000 - (1_800_000_000 % 86_400)
 const DAY_DATE = new Date(DAY * 1000).toISOString().slice(0, 10)
@@ -213,6 +216,50 @@ describe("GET /v2/referrer/{address}/flows over the event log", () => {
         expect(response.status).toBe(503)
         expect(response.headers.get("retry-after")).toBe("5")
         yield* control.setStatus(liveStatus(9_000))
+      }))
+
+    it.effect("keeper processing is listed: Allocated (gross deposit) and Redeemed (gross redemption), by the owner of the emitting instruction", () =>
+      Effect.gen(function*() {
+        const url = yield* serverUrl
+        const sql = yield* SqlClient.SqlClient
+        const processed = (amount: bigint): NtEvent => ({
+          name: "Allocated",
+          data: {
+            from: TOKEN_ACCOUNT, to: TOKEN_ACCOUNT, amount, timestamp: BigInt(DAY), bundleAccountKey: USDC_VAULT, netAmount: amount / 2n,
+            sharePrice: 1n, userSharesBefore: 0n, userSharesAfter: 1n, totalShares: 1n, referredNetDepositsAfter: null
+          }
+        })
+        const redeemed: NtEvent = {
+          name: "Redeemed",
+          data: {
+            from: TOKEN_ACCOUNT, to: TOKEN_ACCOUNT, netAmount: 3_900_000n, feeAmount: 100_000n, timestamp: BigInt(DAY), bundleAccountKey: USDC_VAULT,
+            grossAmount: 4_000_000n, sharePrice: 1n, userSharesBefore: 2n, userSharesAfter: 0n, totalSharesBefore: 2n, totalSharesAfter: 0n,
+            referredNetDepositsAfter: null
+          }
+        }
+        const line = (index: number, event: NtEvent, user?: string) => ({ index, raw: encodeEvent(event), event, ...(user === undefined ? {} : { user }) })
+        yield* appendTransactions(sql, [{
+          _tag: "ProgramEvents", signature: "keeper", slot: 2_000, blockTime: DAY + 180_000, failed: false, writableAccounts: [],
+          // Alice's deposit and withdrawal processed, Bob's (another builder) deposit, and one whose instruction named no owner.
+          events: [line(0, processed(5_000_000n), ALICE), line(1, processed(7n), BOB), line(2, redeemed, ALICE), line(3, processed(9n))]
+        }])
+        const stored = yield* sql<{ event_index: number; wallet: string }>`SELECT event_index, wallet FROM program_event WHERE signature = 'keeper' ORDER BY event_index`
+        expect(stored.map((row) => row.wallet)).toEqual([ALICE, BOB, ALICE, TOKEN_ACCOUNT])
+        const response = yield* fetchJson(flowsUrl(url, "limit=2"), keyed)
+        expect(response.body.data.flows).toEqual([
+          {
+            signature: "keeper", eventIndex: 2, wallet: ALICE, vault: USDC_VAULT, kind: "withdrawal", stage: "processed",
+            amount: { raw: "4000000", token: "4", usd: null }, estimated: false, shares: null, slot: 2_000, time: DAY + 180_000
+          },
+          {
+            signature: "keeper", eventIndex: 0, wallet: ALICE, vault: USDC_VAULT, kind: "deposit", stage: "processed",
+            amount: { raw: "5000000", token: "5", usd: null }, estimated: false, shares: null, slot: 2_000, time: DAY + 180_000
+          }
+        ])
+        const next = yield* fetchJson(flowsUrl(url, `limit=1&cursor=${encodeURIComponent(response.body.data.nextCursor)}`), keyed)
+        expect(next.body.data.flows[0].signature).toBe("late")
+        const other = yield* fetchJson(flowsUrl(url, "limit=1", OTHER), keyed)
+        expect(other.body.data.flows[0]).toMatchObject({ signature: "keeper", eventIndex: 1, wallet: BOB, kind: "deposit", stage: "processed" })
       }))
   })
 })

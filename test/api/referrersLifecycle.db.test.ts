@@ -137,7 +137,8 @@ describe("builder reporting through a claim and tier moves on the sandbox chain"
       expect(up.referredNetDeposits.raw).toBe(counterUp.toString())
       expect(up.currentTier).toEqual({ index: 0, threshold: TIER_0.toString(), mfeeBps: 1_000, pfeeBps: 0 })
       expect(up.nextTier).toEqual({ index: 1, threshold: TIER_1.toString(), remaining: (TIER_1 - counterUp).toString() })
-      // /users: the binding event's rates (below tier 0 then: 0 bps, no tier), labelled historical; /flows: the deposit request.
+      // /users: the binding event's rates (below tier 0 then: 0 bps, no tier), labelled historical; /flows: the deposit
+      // request, and the keeper's processing of it (Allocated, attributed to the position owner by its instruction).
       // (the history backfill and the event log's write of the binding may still be under way: wait for them)
       const users = yield* eventually(fetchJson(`${url}/v2/referrer/${B}/users?vault=${V}&limit=100`, keyed), (response) =>
         response.status === 200 && response.body.data.users.every((entry: { binding: string }) => entry.binding === "recorded"))
@@ -146,10 +147,15 @@ describe("builder reporting through a claim and tier moves on the sandbox chain"
       expect(row.firstAttributedAt).toBeGreaterThan(0)
       for (const entry of users.body.data.users) expect(entry.binding).toBe("recorded")
       const flows = yield* eventually(fetchJson(`${url}/v2/referrer/${B}/flows?limit=5`, keyed), (response) =>
-        response.status === 200 && response.body.data.flows[0]?.wallet === user.keypair.address)
-      expect(flows.body.data.flows[0]).toMatchObject({
+        response.status === 200 && response.body.data.flows[0]?.wallet === user.keypair.address && response.body.data.flows[1]?.wallet === user.keypair.address)
+      const [processedDeposit, requestedDeposit] = flows.body.data.flows
+      expect(processedDeposit).toMatchObject({
+        wallet: user.keypair.address, vault: V, kind: "deposit", stage: "processed", amount: { raw: deposit.toString() }, estimated: false, shares: null
+      })
+      expect(requestedDeposit).toMatchObject({
         wallet: user.keypair.address, vault: V, kind: "deposit", stage: "requested", amount: { raw: deposit.toString() }
       })
+      expect(processedDeposit.slot).toBeGreaterThan(requestedDeposit.slot)
 
       // 3. A simulated day of management fees at the tier-0 rate.
       for (let hour = 0; hour < 24; hour++) chain.step(1, 3_600_000)
@@ -205,9 +211,15 @@ describe("builder reporting through a claim and tier moves on the sandbox chain"
       expect(down.referredNetDeposits.raw).toBe(counterDown.toString())
       expect(down.referredNetDeposits.raw.startsWith("-")).toBe(true)
       expect(down.nextTier).toEqual({ index: 0, threshold: TIER_0.toString(), remaining: (TIER_0 - counterDown).toString() })
+      // /flows: the request, then the keeper's Redeemed with the gross redemption the counter dropped by.
       const withdrawals = yield* eventually(fetchJson(`${url}/v2/referrer/${B}/flows?limit=5`, keyed), (response) =>
-        response.body.data?.flows[0]?.kind === "withdrawal")
-      expect(withdrawals.body.data.flows[0]).toMatchObject({ wallet: user.keypair.address, kind: "withdrawal", stage: "requested", estimated: true })
+        response.body.data?.flows[0]?.kind === "withdrawal" && response.body.data?.flows[1]?.kind === "withdrawal")
+      const [processedWithdrawal, requestedWithdrawal] = withdrawals.body.data.flows
+      expect(processedWithdrawal).toMatchObject({
+        wallet: user.keypair.address, vault: V, kind: "withdrawal", stage: "processed", estimated: false, shares: null,
+        amount: { raw: (counterUp - counterDown).toString() }
+      })
+      expect(requestedWithdrawal).toMatchObject({ wallet: user.keypair.address, kind: "withdrawal", stage: "requested", estimated: true })
       sandbox.scenario.stop()
     }).pipe(Effect.scoped), { timeout: 150_000 })
 })

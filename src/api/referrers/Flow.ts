@@ -16,17 +16,19 @@ export const Flow = Schema.Struct({
   kind: Schema.Literal("deposit", "withdrawal", "refund"),
   /**
    * `requested`: the user's DepositRequested / WithdrawalRequested; `processed`: done by the keeper
-   * (RefundedDeposit). Keeper processing of deposits and withdrawals (Allocated / Redeemed) names no
-   * user in its events, so those are not listed.
+   * (Allocated for a deposit, Redeemed for a withdrawal, RefundedDeposit for a refund), attributed to
+   * the position owner of the `process_deposit` / `process_withdrawal` instruction that emitted it.
    */
   stage: Schema.Literal("requested", "processed"),
   /**
-   * The gross deposit, the refunded amount, or for a withdrawal request the program's estimate of
-   * its value at request time (`estimated: true`); null when the vault is no longer projected.
+   * The gross deposit (requested: `gross_amount`; processed: Allocated's `amount`, the gross deposit
+   * before the fee, not its `net_amount`), a processed withdrawal's gross redemption (Redeemed's
+   * `gross_amount`), the refunded amount, or for a withdrawal request the program's estimate of its
+   * value at request time (`estimated: true`); null when the vault is no longer projected.
    */
   amount: Schema.NullOr(Amount),
   estimated: Schema.Boolean,
-  /** Shares a withdrawal request asked to redeem; null for deposits and refunds. */
+  /** Shares a withdrawal request asked to redeem; null for deposits, refunds and processed withdrawals. */
   shares: Schema.NullOr(RawAmount),
   slot: Schema.Int,
   /** Unix seconds: the block time of the transaction, else the program's clock in the event. */

@@ -81,12 +81,15 @@ export const ReferrersApi = HttpApiGroup.make("referrers")
       .addSuccess(FlowPageBody)
       .annotate(
         OpenApi.Description,
-        "Deposits, withdrawal requests and refunds of the builder's cohort (the positions its UserReferrerSet events bound), " +
+        "Deposits, withdrawals and refunds of the builder's cohort (the positions its UserReferrerSet events bound), " +
           "from the program's events, newest first: slot, then signature, then event index, all descending. " +
           "startDate/endDate (YYYY-MM-DD, UTC, inclusive; by block time) filter the window; a reversed range is 400 INVALID_QUERY. " +
           "limit 1-100 (default 50); pass nextCursor as cursor for the next page (null on the last page; a cursor is bound to the " +
-          "referrer and window, else 400 INVALID_CURSOR). Keeper processing of deposits and withdrawals (Allocated, Redeemed) names " +
-          "no user in its events and is not listed. 503 PROJECTION_UNAVAILABLE (Retry-After) while the projection is not live or " +
+          "referrer and window, else 400 INVALID_CURSOR). stage requested: the user's DepositRequested / WithdrawalRequested; " +
+          "stage processed: the keeper's Allocated (deposit; amount = the gross deposit requested, the event's amount, not its " +
+          "net_amount after the fee), Redeemed (withdrawal; amount = gross_amount) and RefundedDeposit (refund), attributed to the " +
+          "position owner of the process_deposit / process_withdrawal instruction that emitted them. " +
+          "503 PROJECTION_UNAVAILABLE (Retry-After) while the projection is not live or " +
           "the program's history is still being backfilled into the event log."
       )
   )
