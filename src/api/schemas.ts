@@ -1,10 +1,19 @@
-import { type Address as SolanaAddress, isAddress } from "@solana/kit"
+import type { Address as SolanaAddress } from "@solana/kit"
 import { Schema } from "effect"
+import { addressBytesOf } from "../ntbundle/addressBytes.ts"
 import { BadRequestCodeId } from "./errors.ts"
 
-/** A base58 Solana address (32 bytes). A path or query value that is not one is a 400 `INVALID_ADDRESS`. */
+/** Base58 text of 32 bytes is 32 to 44 characters; longer input is refused before decoding. */
+const isAddressText = (value: string): value is SolanaAddress =>
+  value.length >= 32 && value.length <= 44 && addressBytesOf(value) !== null
+
+/**
+ * A base58 Solana address (32 bytes). A path or query value that is not one is a 400 `INVALID_ADDRESS`.
+ * Checked through the shared address memo: responses carry the same addresses over and over, and
+ * kit's `isAddress` decodes each one with BigInt arithmetic every time.
+ */
 export const Address = Schema.String.pipe(
-  Schema.filter((value): value is SolanaAddress => isAddress(value), {
+  Schema.filter(isAddressText, {
     message: () => "expected a base58 Solana address (32 bytes)"
   })
 ).annotations({

@@ -1,8 +1,11 @@
 import net from "node:net"
 
 /**
- * Closed-loop POST load over keep-alive raw sockets: each connection sends one request, waits for
- * its complete response, sends the next. Latency runs from each request's write to its response.
+ * POST load over keep-alive raw sockets: each connection sends one request, waits for its complete
+ * response, sends the next. Closed loop by default (latency from each request's write to its
+ * response, so it includes queueing at saturation). With `ratePerSecond` the i-th request is due at
+ * `i / rate` seconds and is never sent earlier; its latency runs from when it was due, so a server
+ * that falls behind the rate is charged for the wait (no coordinated omission).
  */
 export interface PostLoadResult {
   readonly requestsPerSecond: number
@@ -25,7 +28,9 @@ export const postLoad = async (options: {
   /** The i-th request's path and body. */
   readonly next: (i: number) => { readonly path: string; readonly body: string }
   readonly total: number
+  readonly ratePerSecond?: number
 }): Promise<PostLoadResult> => {
+  const dueAt = (index: number) => (options.ratePerSecond === undefined ? undefined : started + (index * 1000) / options.ratePerSecond)
   const latencies = new Float64Array(options.total)
   let issued = 0
   let done = 0
@@ -45,8 +50,15 @@ export const postLoad = async (options: {
           }
           index = issued++
           const { body, path } = options.next(index)
-          sentAt = performance.now()
-          socket.write(request(path, body))
+          const due = dueAt(index)
+          const now = performance.now()
+          if (due !== undefined && due > now) {
+            sentAt = due
+            setTimeout(() => socket.write(request(path, body)), due - now)
+          } else {
+            sentAt = due ?? now
+            socket.write(request(path, body))
+          }
         }
         socket.on("connect", send)
         socket.on("error", reject)
