@@ -7,7 +7,6 @@ import { DailyRollupLive } from "../../layers/postgres/DailyRollupLive.ts"
 import { ReferrerDailyLive } from "../../layers/postgres/ReferrerDailyLive.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { HttpListener } from "../../layers/uws/HttpServer.ts"
-import { Projection } from "../../services/Projection.ts"
 import { ReferrerHistory } from "../../services/ReferrerHistory.ts"
 import { BadRequestResponse, InternalErrorResponse } from "../../src/api/errors.ts"
 import { ReferrerHistoryApi } from "../../src/api/referrerHistory/ReferrerHistoryApi.ts"
@@ -18,7 +17,7 @@ import { findUserBundlePda } from "../../src/ntbundle/pdas.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { fetchJson } from "../support/httpFetch.ts"
 import { listenForTest } from "../support/httpTestServer.ts"
-import { ingestLayer, scenarioSandbox, settledAgainstTruth, stepSlots } from "../support/ingestHarness.ts"
+import { liveIngestion, scenarioSandbox, settledAgainstTruth, stepSlots } from "../support/ingestHarness.ts"
 import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
 
 // The builder history route alone, under the gateway's API id so that the gateway's handlers serve it.
@@ -53,12 +52,7 @@ describe("builder history against the sandbox chain", () => {
   it.live("earnings reconcile with accrued plus claimed shares; closing counters and cohorts equal the truth; cursor walks never split or repeat a date", () =>
     Effect.gen(function*() {
       const sandbox = yield* scenarioSandbox(scenario)
-      const ingest = yield* Layer.build(ingestLayer(sandbox.handle.rpcUrl, sandbox.handle.wsUrl, NTBUNDLE_PROGRAM_ID))
-      const projection = Context.get(ingest, Projection)
-      for (let i = 0; i < 200 && (yield* projection.status).status !== "live"; i++) {
-        yield* stepSlots(sandbox, 1)
-        yield* Effect.sleep(Duration.millis(20))
-      }
+      const { ingest, projection } = yield* liveIngestion(sandbox)
       const context = yield* Layer.build(
         Layer.merge(DailyRollupLive({ interval: Duration.millis(100), provisionalEvery: Duration.zero }), ReferrerDailyLive).pipe(Layer.provide(Layer.succeedContext(ingest)))
       )

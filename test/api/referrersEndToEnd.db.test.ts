@@ -2,10 +2,9 @@ import { HttpApi } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import type { Address } from "@solana/kit"
-import { Context, Duration, Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { HttpListener } from "../../layers/uws/HttpServer.ts"
-import { Projection } from "../../services/Projection.ts"
 import { NoPricesLive } from "../../services/Prices.ts"
 import { BadRequestResponse, InternalErrorResponse } from "../../src/api/errors.ts"
 import { ReferrersApi } from "../../src/api/referrers/ReferrersApi.ts"
@@ -19,7 +18,7 @@ import { findOraclePda, findUserBundlePda } from "../../src/ntbundle/pdas.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { fetchJson } from "../support/httpFetch.ts"
 import { listenForTest } from "../support/httpTestServer.ts"
-import { ingestLayer, scenarioSandbox, settledAgainstTruth, stepSlots } from "../support/ingestHarness.ts"
+import { liveIngestion, scenarioSandbox, settledAgainstTruth, stepSlots } from "../support/ingestHarness.ts"
 import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
 
 // The builder reporting routes alone, under the gateway's API id so that the gateway's handlers serve them.
@@ -50,12 +49,7 @@ describe("builder reporting against the sandbox chain", () => {
   it.live("summary equals the ReferrerAccounts and bound UserBundleAccounts; payouts equal the stored settlements", () =>
     Effect.gen(function*() {
       const sandbox = yield* scenarioSandbox(scenario)
-      const ingest = yield* Layer.build(ingestLayer(sandbox.handle.rpcUrl, sandbox.handle.wsUrl, NTBUNDLE_PROGRAM_ID))
-      const projection = Context.get(ingest, Projection)
-      for (let i = 0; i < 200 && (yield* projection.status).status !== "live"; i++) {
-        yield* stepSlots(sandbox, 1)
-        yield* Effect.sleep(Duration.millis(20))
-      }
+      const { ingest } = yield* liveIngestion(sandbox)
       yield* stepSlots(sandbox, 60)
       sandbox.scenario.stop()
       yield* stepSlots(sandbox, 3)

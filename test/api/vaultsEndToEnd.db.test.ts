@@ -1,10 +1,9 @@
 import { FetchHttpClient, HttpApi, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import type { Address } from "@solana/kit"
-import { Context, Duration, Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { HttpListener } from "../../layers/uws/HttpServer.ts"
-import { Projection } from "../../services/Projection.ts"
 import { NoPricesLive } from "../../services/Prices.ts"
 import { formatTokenAmount } from "../../src/api/amounts.ts"
 import { BadRequestResponse, InternalErrorResponse } from "../../src/api/errors.ts"
@@ -16,7 +15,7 @@ import { findOraclePda } from "../../src/ntbundle/pdas.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { listenForTest } from "../support/httpTestServer.ts"
 import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
-import { ingestLayer, scenarioSandbox, settledAgainstTruth, stepSlots } from "../support/ingestHarness.ts"
+import { liveIngestion, scenarioSandbox, settledAgainstTruth, stepSlots } from "../support/ingestHarness.ts"
 
 // The vault routes alone, under the gateway's API id so that the gateway's handlers serve them.
 const VaultReadsApi = HttpApi.make("vault-gateway").add(VaultsApi).addError(BadRequestResponse).addError(InternalErrorResponse)
@@ -27,12 +26,7 @@ describe("vault records against the sandbox chain", () => {
   it.live("each vault's record equals the ntbundle math over the sandbox truth", () =>
     Effect.gen(function*() {
       const sandbox = yield* scenarioSandbox(scenario)
-      const ingest = yield* Layer.build(ingestLayer(sandbox.handle.rpcUrl, sandbox.handle.wsUrl, NTBUNDLE_PROGRAM_ID))
-      const projection = Context.get(ingest, Projection)
-      for (let i = 0; i < 200 && (yield* projection.status).status !== "live"; i++) {
-        yield* stepSlots(sandbox, 1)
-        yield* Effect.sleep(Duration.millis(20))
-      }
+      const { ingest } = yield* liveIngestion(sandbox)
       yield* stepSlots(sandbox, 40)
       sandbox.scenario.stop()
       yield* stepSlots(sandbox, 3)

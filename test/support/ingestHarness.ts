@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { address, createSolanaRpc } from "@solana/kit"
-import { Duration, Effect, Layer, Option, Stream } from "effect"
+import { Context, Duration, Effect, Layer, Option, Stream } from "effect"
 import { ChainSourceLive } from "../../layers/solana/ChainSourceLive.ts"
 import { BackfillStoreLive } from "../../layers/postgres/BackfillStoreLive.ts"
 import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
@@ -10,6 +10,7 @@ import { ChainStore } from "../../services/ChainStore.ts"
 import { HistoryBackfill } from "../../services/HistoryBackfill.ts"
 import { Projection } from "../../services/Projection.ts"
 import { eventsFromLogs } from "../../src/ntbundle/events.ts"
+import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { startScenarioSandbox, type ScenarioSandboxOptions } from "../../src/sandbox/scenario/index.ts"
 import { TestDatabase } from "./testDatabase.ts"
 
@@ -35,6 +36,22 @@ export type ScenarioSandboxHandle = Effect.Effect.Success<ReturnType<typeof scen
 
 /** The gateway's ingestion (chain source, PostgreSQL store, projection, history backfill) against a sandbox. */
 export const ingestLayer = (rpcUrl: string, wsUrl: string, programId: string) => ingestionOn(rpcUrl, wsUrl, programId, TestDatabase)
+
+/**
+ * The gateway's ingestion of `sandbox`'s program, built in the current scope and returned once its
+ * projection is live (the chain is stepped slot by slot meanwhile, as a gateway only catches up as
+ * slots pass).
+ */
+export const liveIngestion = (sandbox: ScenarioSandboxHandle) =>
+  Effect.gen(function*() {
+    const ingest = yield* Layer.build(ingestLayer(sandbox.handle.rpcUrl, sandbox.handle.wsUrl, NTBUNDLE_PROGRAM_ID))
+    const projection = Context.get(ingest, Projection)
+    for (let i = 0; i < 200 && (yield* projection.status).status !== "live"; i++) {
+      yield* stepSlots(sandbox, 1)
+      yield* Effect.sleep(Duration.millis(20))
+    }
+    return { ingest, projection }
+  })
 
 /** The same on a given database layer (SqlClient on a migrated database). */
 export const ingestionOn = <E>(rpcUrl: string, wsUrl: string, programId: string, database: Layer.Layer<SqlClient.SqlClient, E>) =>

@@ -24,7 +24,7 @@ import { fetchJson } from "../support/httpFetch.ts"
 import { listenForTest } from "../support/httpTestServer.ts"
 import {
   accountDifferences,
-  ingestLayer,
+  liveIngestion,
   type ScenarioSandboxHandle,
   scenarioSandbox,
   settledAgainstTruth,
@@ -84,12 +84,7 @@ describe("/v2/stream against the sandbox chain", () => {
   it.live("a vault, a builder and a user: snapshots, then gapless updates following the chain's activity; the last equals the REST reads", () =>
     Effect.gen(function*() {
       const sandbox = yield* scenarioSandbox(scenario)
-      const ingest = yield* Layer.build(ingestLayer(sandbox.handle.rpcUrl, sandbox.handle.wsUrl, NTBUNDLE_PROGRAM_ID))
-      const projection = Context.get(ingest, Projection)
-      for (let i = 0; i < 200 && (yield* projection.status).status !== "live"; i++) {
-        yield* stepSlots(sandbox, 1)
-        yield* Effect.sleep(Duration.millis(20))
-      }
+      const { ingest, projection } = yield* liveIngestion(sandbox)
       // A few keeper runs: first deposits become shares. Then the chain stands still (no slot is stepped).
       yield* stepSlots(sandbox, 4 * scenario.keeperIntervalSlots)
       const { vault, wallet, builder } = pickFollowed((yield* caughtUpWithoutStepping(sandbox, projection)).accounts)
