@@ -105,6 +105,8 @@ export class HistoryReplay {
   private readonly slotPairs = new Set<PairDay>()
   /** Total-share reports of the current slot, by vault. */
   private readonly slotShareReports = new Map<string, Array<ValueReport>>()
+  /** Share reports of the current slot, by position. */
+  private readonly slotPositionReports = new Map<Position, Array<ValueReport>>()
   /** Events whose position could not be found (diagnostics; their vault figures still count). */
   unattributed = 0
   /** The first few of them, `name signature#index`, for the log. */
@@ -259,6 +261,9 @@ export class HistoryReplay {
    */
   private report(position: Position, slot: number, before: bigint | null, after: bigint | null): void {
     if (after === null) return
+    const reports = this.slotPositionReports.get(position)
+    if (reports === undefined) this.slotPositionReports.set(position, [{ before, after }])
+    else reports.push({ before, after })
     const requested = position.requestSlot === slot ? position.requestedInSlot : 0n
     if (requested > 0n && before !== null && before !== position.shares && before === position.shares + requested) {
       this.setShares(position, after - requested)
@@ -383,6 +388,15 @@ export class HistoryReplay {
       if (end !== null && day !== undefined) day.closingTotalShares = end
     }
     this.slotShareReports.clear()
+    // A position reported twice in one slot (say a fee charge and an allocation in two transactions)
+    // ends where the chain of its reports ends, whatever their listed order. Not when the slot also
+    // holds a withdrawal request of it: a request moves shares without a report to chain on.
+    for (const [position, reports] of this.slotPositionReports) {
+      if (reports.length < 2 || position.requestSlot === this.slot) continue
+      const end = chainEnd(reports)
+      if (end !== null) this.setShares(position, end)
+    }
+    this.slotPositionReports.clear()
   }
 
   /** The position an `Allocated`/`Redeemed` concerns (see the class comment), or null. */

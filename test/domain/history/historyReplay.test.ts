@@ -176,6 +176,27 @@ describe("HistoryReplay", () => {
     }
   })
 
+  it("ends a position where the chain of its share reports in one slot ends, whatever their listed order", () => {
+    // Alice holds 100 shares and has 50 pending; in one slot her deposit is allocated (100 -> 150)
+    // and then a fee of 3 shares is charged (150 -> 147), in two transactions listed either way round.
+    const setup = () => [
+      event("UserReferrerSet", at(day1, 1), { user: ALICE, referrer: BUILDER, bundleAccountKey: VAULT }),
+      event("ChargedFeesToUser", at(day1, 1), { user: ALICE, sharePrice: "1000000", totalFeeValue: "0", totalFeeShares: "0", userSharesAfter: "100" }),
+      event("DepositRequested", at(day1, 2), { user: ALICE, grossAmount: "50", feeAmount: "0", netAmount: "50" })
+    ]
+    const inSlot = (e: LoggedEvent): LoggedEvent => ({ ...e, slot: 70 })
+    const allocation = () => inSlot(event("Allocated", at(day1, 3), {
+      netAmount: "50", sharePrice: "1000000", userSharesBefore: "100", userSharesAfter: "150", totalShares: "150"
+    }))
+    const fee = () => inSlot(event("ChargedFeesToUser", at(day1, 3), { user: ALICE, sharePrice: "1000000", totalFeeValue: "3", totalFeeShares: "3", userSharesAfter: "147" }))
+    for (const order of [[allocation, fee], [fee, allocation]]) {
+      slot = 0
+      const replay = new HistoryReplay(0)
+      const days = run(replay, [...setup(), ...order.map((make) => make())], at("2026-03-02", 0))
+      expect(builderRow(days, day1)!.cohortShares).toBe(147n)
+    }
+  })
+
   it("takes the builder counter at the end of a slot's chain of reports, whatever their listed order", () => {
     slot = 0
     const replay = new HistoryReplay(0)
