@@ -32,7 +32,7 @@ export interface CompiledRoute {
 
 export interface EncodedSuccess {
   readonly status: number
-  readonly body: string
+  readonly body: string | Uint8Array
 }
 
 const METHODS: ReadonlySet<string> = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"])
@@ -57,11 +57,11 @@ const successEncoderOf = (
   })
   const first = members[0]!
   if (members.length === 1) {
-    return (value) => value instanceof PreEncoded ? Either.right({ status: first.status, body: value.body }) : first.encode(value)
+    return (value) => value instanceof PreEncoded ? Either.right({ status: first.status, body: value.bytes }) : first.encode(value)
   }
   return (value) => {
     // With several success statuses a pre-encoded body goes out with the first one declared.
-    if (value instanceof PreEncoded) return Either.right({ status: first.status, body: value.body })
+    if (value instanceof PreEncoded) return Either.right({ status: first.status, body: value.bytes })
     return (members.find((member) => member.is(value)) ?? first).encode(value)
   }
 }

@@ -37,6 +37,32 @@ export const statusLine = (status: number): string => {
 
 export type HeaderList = ReadonlyArray<readonly [name: string, value: string]>
 
+const LINE_BREAK = /[\r\n]/
+
+/**
+ * Header lines joined as `\r\nname: value...`. uWS writes `name: value\r\n` per `writeHeader`, and a
+ * native call per header was a measurable share of a cached read, so a response's headers after the
+ * first go out as the tail of one value. A name or value with a line break would forge headers:
+ * refused.
+ */
+export const joinHeaders = (headers: HeaderList): string => {
+  let joined = ""
+  for (let i = 0; i < headers.length; i++) {
+    const [name, value] = headers[i]!
+    if (LINE_BREAK.test(name) || LINE_BREAK.test(value)) throw new Error(`header ${JSON.stringify(name)} has a line break`)
+    joined += `\r\n${name}: ${value}`
+  }
+  return joined
+}
+
+/** Headers joined once, for headers that are the same on every answer of a route. */
+export class HeaderBlock {
+  readonly lines: string
+  constructor(headers: HeaderList) {
+    this.lines = joinHeaders(headers)
+  }
+}
+
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 
 /** Bodies above this are streamed with `tryEnd`/`onWritable` instead of copied whole into uWS. */
@@ -53,10 +79,6 @@ export interface WriteOptions {
 
 const NO_OPTIONS: WriteOptions = {}
 
-const writeHeaders = (res: HttpResponse, headers: HeaderList): void => {
-  for (let i = 0; i < headers.length; i++) res.writeHeader(headers[i]![0], headers[i]![1])
-}
-
 /**
  * Writes a whole response with its `X-Request-Id`. Call it corked: directly inside a uWS handler, or
  * inside `res.cork` after an asynchronous step. Large bodies respect backpressure: the rest is
@@ -66,15 +88,16 @@ export const writeResponse = (
   res: HttpResponse,
   status: number,
   requestId: string,
-  headers: HeaderList,
-  body: string | Buffer,
+  headers: HeaderList | HeaderBlock,
+  body: string | Uint8Array,
   options: WriteOptions = NO_OPTIONS
 ): void => {
   // uWS writes "200 OK" itself when no status is written.
   if (status !== 200) res.writeStatus(statusLine(status))
-  res.writeHeader("x-request-id", requestId)
-  writeHeaders(res, headers)
-  if (options.extraHeaders !== undefined) writeHeaders(res, options.extraHeaders)
+  const lines = headers instanceof HeaderBlock ? headers.lines : joinHeaders(headers)
+  const extra = options.extraHeaders === undefined ? "" : joinHeaders(options.extraHeaders)
+  // The request id is sanitised (`requestIdFor`): it cannot carry a line break either.
+  res.writeHeader("x-request-id", requestId + lines + extra)
   if (options.close === true) {
     res.end(body, true)
   } else if (body.length <= STREAM_ABOVE_BYTES) {
@@ -84,7 +107,7 @@ export const writeResponse = (
   }
 }
 
-const streamBody = (res: HttpResponse, body: Buffer, onAborted: (() => void) | undefined): void => {
+const streamBody = (res: HttpResponse, body: Uint8Array, onAborted: (() => void) | undefined): void => {
   const total = body.length
   const start = res.getWriteOffset()
   const [ok, done] = res.tryEnd(body, total)

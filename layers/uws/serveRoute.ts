@@ -9,7 +9,7 @@ import type { RouteHandler } from "./HttpServer.ts"
 import type { HttpLimits } from "./limits.ts"
 import { readBody } from "./readBody.ts"
 import { requestIdFor } from "./requestId.ts"
-import { type HeaderList, JSON_CONTENT_TYPE, writeResponse } from "./respond.ts"
+import { HeaderBlock, type HeaderList, JSON_CONTENT_TYPE, writeResponse } from "./respond.ts"
 import { runMiddlewareChain } from "./middlewareChain.ts"
 import { runSyncOrFork, settledExit } from "./runEffect.ts"
 import { ServedRequest } from "./servedRequest.ts"
@@ -76,7 +76,7 @@ export const serveRoute = (
   const reject = (res: HttpResponse, requestId: string, error: unknown, close = false) =>
     writeFailure(res, requestId, errorToHttp(route.errors, error, requestId), [], close)
 
-  const successHeaders: HeaderList = [["content-type", JSON_CONTENT_TYPE], ["cache-control", route.cacheControl], ...corsHeaders]
+  const successHeaders = new HeaderBlock([["content-type", JSON_CONTENT_TYPE], ["cache-control", route.cacheControl], ...corsHeaders])
 
   const writeExit = (res: HttpResponse, requestId: string, exit: Exit.Exit<unknown, unknown>, extra: HeaderList) => {
     if (Exit.isSuccess(exit)) {

@@ -1,12 +1,25 @@
 import { Schema } from "effect"
 
+const utf8 = new TextEncoder()
+
 /**
  * A success body a handler has already encoded, sent as is: reads that answer from the projection
  * encode once per projection version and return the same string until the next change. The body
  * must be what the endpoint's success schema encodes to; `cachedBy` guarantees it.
  */
 export class PreEncoded {
+  #bytes: Uint8Array | undefined
+
   constructor(readonly body: string) {}
+
+  /**
+   * The body as UTF-8, encoded on first use and kept: a transport sends bytes as they are, while a
+   * string is converted on every write (a two-byte string, which `JSON.stringify` returns when any
+   * input string was stored as one, at several times the cost).
+   */
+  get bytes(): Uint8Array {
+    return this.#bytes ??= utf8.encode(this.body)
+  }
 
   /**
    * `(key) => PreEncoded` that encodes `project(key)` with `schema` and reuses the result while the
