@@ -3,6 +3,7 @@ import { Projection } from "../../services/Projection.ts"
 import { ProjectionUnavailable } from "../../src/domain/errors.ts"
 import type { ProjectionState } from "../../src/domain/projection/state.ts"
 import type { ProjectionStatus } from "../../src/domain/status.ts"
+import { ChangeFeed, changeFeedOf, registerChangeFeed } from "./projection/changeFeed.ts"
 
 const startingStatus = (reason: string): ProjectionStatus => ({
   status: "starting",
@@ -28,10 +29,16 @@ export const ProjectionInBackground = <E, R>(ingestion: Layer.Layer<Projection, 
       const ready = yield* Deferred.make<Projection["Type"]>()
       let failure: string | null = null
       const scope = yield* Effect.scope
+      // Listeners may register before ingestion is built: they get its changes once it is.
+      const feed = new ChangeFeed()
       yield* Effect.forkScoped(
         Layer.buildWithScope(ingestion, scope).pipe(
           Effect.flatMap((context) => {
             built = Context.get(context, Projection)
+            changeFeedOf(built)?.listen((batches) => {
+              const errors = feed.emit(batches)
+              if (errors.length > 0) throw errors[0]
+            })
             return Deferred.succeed(ready, built)
           }),
           Effect.catchAllCause((cause) =>
@@ -48,7 +55,7 @@ export const ProjectionInBackground = <E, R>(ingestion: Layer.Layer<Projection, 
       const unavailable = Effect.fail(ProjectionUnavailable.because("starting"))
       // Deferred.unsafePoll is not public; keep the built service in a variable for the sync paths.
       let built: Projection["Type"] | null = null
-      return {
+      const service: Projection["Type"] = {
         status: whenReady((p) => p.status, status),
         requireLive: whenReady((p) => p.requireLive, unavailable),
         currentStatus: () => built?.currentStatus() ?? startingStatus(failure ?? "connecting to the chain"),
@@ -58,5 +65,7 @@ export const ProjectionInBackground = <E, R>(ingestion: Layer.Layer<Projection, 
         statusChanges: Stream.concat(Stream.fromEffect(status), Stream.unwrap(Effect.map(Deferred.await(ready), (p) => p.statusChanges))),
         subscribe: Effect.flatMap(Deferred.await(ready), (p) => p.subscribe)
       }
+      registerChangeFeed(service, feed)
+      return service
     })
   )

@@ -1,5 +1,5 @@
 import { address } from "@solana/kit"
-import { Duration, Effect, Either, Fiber, Layer, Option, PubSub, Schedule, Stream } from "effect"
+import { Chunk, Duration, Effect, Either, Fiber, Layer, Option, Queue, Schedule, Stream } from "effect"
 import { ChainSource } from "../../services/ChainSource.ts"
 import { ChainStore } from "../../services/ChainStore.ts"
 import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
@@ -7,6 +7,7 @@ import { ProjectionUnavailable } from "../../src/domain/errors.ts"
 import { ProjectionState } from "../../src/domain/projection/state.ts"
 import { StatusCell } from "../../src/domain/statusCell.ts"
 import type { ProjectionPhase, ProjectionStatus } from "../../src/domain/status.ts"
+import { ChangeFeed, registerChangeFeed } from "./projection/changeFeed.ts"
 import { Ingest } from "./projection/ingest.ts"
 import { startPersistence } from "./projection/persistence.ts"
 
@@ -17,7 +18,6 @@ export interface ProjectionOptions {
   readonly flushEvery?: Duration.DurationInput
 }
 
-const TICK = Symbol("tick")
 const retryForever = Schedule.exponential(Duration.millis(250)).pipe(Schedule.union(Schedule.spaced(Duration.seconds(5))))
 
 const initialStatus = (rpcUrl: string, wsUrl: string): ProjectionStatus => ({
@@ -43,7 +43,7 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
       const source = yield* ChainSource
       const store = yield* ChainStore
       const status = yield* StatusCell.make(initialStatus(source.rpcUrl, source.wsUrl))
-      const changes = yield* PubSub.unbounded<ProjectionChangeBatch>()
+      const changes = new ChangeFeed()
       const state = new ProjectionState(address(source.programId))
       const persistence = yield* startPersistence
       const checkpointEveryMs = Duration.toMillis(Duration.decode(options.checkpointEvery ?? Duration.seconds(5)))
@@ -80,18 +80,20 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
         ingest = current
         yield* setPhase("catching_up", restored === null ? "taking a snapshot of the program's accounts" : "catching up from the checkpoint")
         const chain = source.events({ lastSignature: restored?.lastSignature ?? null, needsSnapshot: restored === null })
-        const ticks = Stream.tick(Duration.decode(options.flushEvery ?? Duration.millis(250))).pipe(Stream.as(TICK))
-        yield* Stream.runForEach(Stream.merge(chain, ticks), (event) =>
-          event === TICK
-            ? Effect.zipRight(
-                current.repairCompleted(),
-                Effect.sync(() => {
-                  const job = current.takeJob(Date.now(), false)
-                  if (job !== null) persistence.submit(job)
-                })
-              )
-            : current.handle(event)
+        // One writer: the chain's chunks and the periodic flush take turns under one permit (the
+        // chain is not merged with a tick stream, which cost a hand-over between fibers per chunk).
+        const writer = yield* Effect.makeSemaphore(1)
+        const tick = Effect.zipRight(
+          current.repairCompleted(),
+          Effect.sync(() => {
+            const job = current.takeJob(Date.now(), false)
+            if (job !== null) persistence.submit(job)
+          })
         )
+        yield* Effect.fork(
+          Effect.repeat(writer.withPermits(1)(tick), Schedule.spaced(Duration.decode(options.flushEvery ?? Duration.millis(250))))
+        )
+        yield* Stream.runForEachChunk(chain, (events) => writer.withPermits(1)(current.handleChunk(Chunk.toReadonlyArray(events))))
       })
 
       const fiber = yield* Effect.forkScoped(
@@ -109,14 +111,24 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
 
       const readSync = <A>(read: (state: ProjectionState) => A): Either.Either<A, ProjectionUnavailable> =>
         status.current.status === "live" ? Either.right(read(state)) : Either.left(ProjectionUnavailable.because(status.current.status))
-      return {
+      const service: Projection["Type"] = {
         status: Effect.sync(() => status.current),
         currentStatus: () => status.current,
         requireLive: Effect.suspend(() => readSync(() => undefined)),
         read: <A>(read: (state: ProjectionState) => A) => Effect.suspend(() => readSync(read)),
         readSync,
         statusChanges: status.changes,
-        subscribe: PubSub.subscribe(changes)
+        subscribe: Effect.acquireRelease(
+          Effect.map(Queue.unbounded<ProjectionChangeBatch>(), (queue) => {
+            const stop = changes.listen((batches) => {
+              for (const batch of batches) queue.unsafeOffer(batch)
+            })
+            return { queue, stop }
+          }),
+          ({ queue, stop }) => Effect.zipRight(Effect.sync(stop), Queue.shutdown(queue))
+        ).pipe(Effect.map(({ queue }) => queue))
       }
+      registerChangeFeed(service, changes)
+      return service
     })
   )

@@ -1,7 +1,7 @@
-import { Chunk, Effect, Either, Layer, Queue, Stream } from "effect"
+import { Effect, Either, Layer, Queue, Stream } from "effect"
 import { Prices } from "../../services/Prices.ts"
-import { Projection } from "../../services/Projection.ts"
-import type { ProjectionChange } from "../../src/domain/projection/changes.ts"
+import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
+import { changeFeedOf } from "../memory/projection/changeFeed.ts"
 import { affectedTopics } from "../../src/ws/affectedTopics.ts"
 import { defaultWsLimits, transportBackpressureLimit, transportPayloadLimit, type WsLimits } from "../../src/ws/limits.ts"
 import { HttpServer } from "./HttpServer.ts"
@@ -12,9 +12,10 @@ export const STREAM_PATH = "/v2/stream"
 
 /**
  * `GET /v2/stream`: the WebSocket reads (protocol in `src/ws/protocol.ts`), on the same uWS app as
- * the REST routes and behind the same partner key. One fiber turns projection change batches into
- * topic updates (everything pending is taken at once, so a burst costs one update per topic), one
- * follows the projection status.
+ * the REST routes and behind the same partner key. Projection change batches become topic updates
+ * (each run of batches handed over at once costs one update per topic): synchronously from the
+ * projection's change feed when it has one, else from its change queue. One fiber follows the
+ * projection status.
  */
 export const WsStreamLive = (
   options: {
@@ -64,21 +65,33 @@ export const WsStreamLive = (
       const noBuilders: ReadonlySet<string> = new Set()
       const buildersOf = (vault: string): ReadonlySet<string> =>
         Either.getOrElse(projection.readSync((state) => state.referrersByVault.get(vault)), () => noBuilders)
-      // Subscribing waits for ingestion to be set up: in the background, so the server listens at once.
-      yield* projection.subscribe.pipe(
-        Effect.flatMap((changes) =>
-          Queue.takeBetween(changes, 1, Number.MAX_SAFE_INTEGER).pipe(
-            Effect.map((batches) => {
-              touched.clear()
-              for (const batch of batches) affectedTopics(batch.changes as Iterable<ProjectionChange>, hub.book, buildersOf, touched)
-              if (hub.book.isFollowed("slots") && Chunk.isNonEmpty(batches)) touched.add("slots")
-              hub.publishUpdates(touched)
-            }),
-            Effect.forever
-          )
-        ),
-        Effect.forkScoped
-      )
+      const publish = (batches: Iterable<ProjectionChangeBatch>): void => {
+        touched.clear()
+        let any = false
+        for (const batch of batches) {
+          any = true
+          affectedTopics(batch.changes, hub.book, buildersOf, touched)
+        }
+        if (any && hub.book.isFollowed("slots")) touched.add("slots")
+        hub.publishUpdates(touched)
+      }
+      const feed = changeFeedOf(projection)
+      if (feed !== null) {
+        // Published on the writer's turn, right after the changes were applied.
+        const stop = feed.listen(publish)
+        yield* Effect.addFinalizer(() => Effect.sync(stop))
+      } else {
+        // Subscribing waits for ingestion to be set up: in the background, so the server listens at once.
+        yield* projection.subscribe.pipe(
+          Effect.flatMap((changes) =>
+            Queue.takeBetween(changes, 1, Number.MAX_SAFE_INTEGER).pipe(
+              Effect.map(publish),
+              Effect.forever
+            )
+          ),
+          Effect.forkScoped
+        )
+      }
       yield* projection.statusChanges.pipe(
         Stream.runForEach((status) => Effect.sync(() => hub.statusChanged(status))),
         Effect.forkScoped

@@ -1,5 +1,7 @@
 import { type Address, getAddressDecoder } from "@solana/kit"
 import { randomBytes } from "node:crypto"
+import { writeFileSync } from "node:fs"
+import { Session } from "node:inspector/promises"
 import os from "node:os"
 import { Context, Effect, Layer, Stream } from "effect"
 import { ProjectionLive } from "../../layers/memory/ProjectionLive.ts"
@@ -30,7 +32,8 @@ import { type ClientReport, startClients } from "./wsFanout.ts"
  * topic that notification moves is published. CLIENTS WebSocket clients (in child processes, so
  * their CPU is not the server's) follow vault, user and builder topics and check `seq`.
  *
- *   npx tsx test/bench/wsLatency.ts   (BENCH_CLIENTS, BENCH_RATE, BENCH_SECONDS to change the load)
+ *   npx tsx test/bench/wsLatency.ts   (BENCH_CLIENTS, BENCH_RATE, BENCH_SECONDS to change the load;
+ *   BENCH_CPU_PROFILE=<file> writes a CPU profile of the measured window only, without set-up)
  */
 
 const TICK_MS = 10
@@ -60,7 +63,7 @@ interface Alternating {
   sent: number
 }
 
-const chainFixture = () => {
+export const chainFixture = () => {
   const vaults = registryVaults("mainnet").filter((vault) => vault.mainLayout).map((vault) => vault.address as Address)
   const builders = Array.from({ length: BUILDERS }, randomAddress)
   const bundle = (totalShares: bigint) =>
@@ -217,12 +220,18 @@ export const run = async (): Promise<Record<string, number>> => {
     const loadAverage = os.loadavg()[0]!
     let vaultTurn = 0
     let positionTurn = 0
+    const profileFile = process.env.BENCH_CPU_PROFILE
+    const profiler = profileFile === undefined ? null : new Session()
     while (now() - started < WARMUP_MS + seconds * 1_000) {
       if (!measuring && now() - started >= WARMUP_MS) {
         measuring = true
         measureStart = now()
         cpuStart = process.cpuUsage()
         offeredMeasured = offered
+        if (profiler !== null) {
+          profiler.connect()
+          yield* Effect.promise(() => profiler.post("Profiler.enable").then(() => profiler.post("Profiler.start")))
+        }
       }
       const due = Math.floor(((now() - started) * rate) / 1_000)
       const events: Array<ChainEvent> = []
@@ -248,6 +257,11 @@ export const run = async (): Promise<Record<string, number>> => {
     const elapsed = (now() - measureStart) / 1_000
     const elapsedWithWarmup = (now() - started) / 1_000
     const notifications = offered - offeredMeasured
+    if (profiler !== null) {
+      const { profile } = yield* Effect.promise(() => profiler.post("Profiler.stop"))
+      writeFileSync(profileFile!, JSON.stringify(profile))
+      profiler.disconnect()
+    }
     yield* Effect.sleep(500)
     const reports: Array<ClientReport> = yield* Effect.promise(() => Promise.all(children.map((child) => child.report())))
 

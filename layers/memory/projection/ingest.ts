@@ -1,4 +1,4 @@
-import { Effect, PubSub } from "effect"
+import { Effect } from "effect"
 import type { AccountUpdated, ChainEvent, ProgramEvents } from "../../../services/ChainSource.ts"
 import { ChainSource } from "../../../services/ChainSource.ts"
 import type { StoredAccount } from "../../../services/ChainStore.ts"
@@ -8,7 +8,14 @@ import { RepairTracker } from "../../../src/domain/projection/repairs.ts"
 import type { ProjectionState } from "../../../src/domain/projection/state.ts"
 import type { ProjectionPhase } from "../../../src/domain/status.ts"
 import type { StatusCell } from "../../../src/domain/statusCell.ts"
+import type { ChangeFeed } from "./changeFeed.ts"
 import type { PersistJob } from "./persistence.ts"
+
+/**
+ * Account updates applied before their changes are handed on: a chunk's changes go out together (one
+ * fan-out round for a burst), but a long chunk does not hold back the frames of its first updates.
+ */
+const FLUSH_EVERY = 32
 
 export interface IngestOptions {
   readonly genesisHash: string
@@ -34,30 +41,58 @@ export class Ingest {
   #caughtUp = false
   #snapshotting = false
   #interruption: string | null = null
+  /** Applied changes not yet handed to the feed. */
+  #pending: Array<ProjectionChangeBatch> = []
+  #appliedSinceFlush = 0
+  #listenerErrors: Array<unknown> = []
 
   constructor(
     readonly state: ProjectionState,
     private readonly options: IngestOptions,
     private readonly status: StatusCell,
-    private readonly changes: PubSub.PubSub<ProjectionChangeBatch>,
+    private readonly changes: ChangeFeed,
     restored: { readonly slot: number; readonly lastSignature: string | null } | null
   ) {
     this.#lastSignature = restored?.lastSignature ?? null
     this.#checkpointSlot = restored?.slot ?? null
   }
 
+  /**
+   * Applies a chunk of the chain stream in order. Account updates and transactions are applied
+   * synchronously, with no Effect per event (thousands per second); the rare events that need one
+   * (slots, snapshots, interruptions) run as effects, after the changes before them were handed on.
+   */
+  handleChunk(events: ReadonlyArray<ChainEvent>): Effect.Effect<void, never, ChainSource> {
+    return this.#handleFrom(events, 0)
+  }
+
+  #handleFrom(events: ReadonlyArray<ChainEvent>, start: number): Effect.Effect<void, never, ChainSource> {
+    for (let i = start; i < events.length; i++) {
+      const event = events[i]!
+      if (event._tag === "AccountUpdated") {
+        this.#noteAndApply(event)
+        if (++this.#appliedSinceFlush >= FLUSH_EVERY) this.#flush()
+      } else if (event._tag === "ProgramEvents") {
+        this.#noteTransaction(event)
+      } else {
+        this.#flush()
+        return Effect.zipRight(this.handle(event), Effect.suspend(() => this.#handleFrom(events, i + 1)))
+      }
+    }
+    this.#flush()
+    return this.#reportListenerErrors()
+  }
+
   handle(event: ChainEvent): Effect.Effect<void, never, ChainSource> {
     switch (event._tag) {
       case "AccountUpdated":
         return Effect.suspend(() => {
-          if (this.#snapshotting === false) this.#repairs.noteNotification(event.address, event.slot)
-          return this.#apply(event)
+          this.#noteAndApply(event)
+          this.#flush()
+          return this.#reportListenerErrors()
         })
       case "ProgramEvents":
-        return Effect.sync(() => {
-          this.#transactions.push(event)
-          if (!event.failed) this.#repairs.note(event.slot, event.writableAccounts)
-        })
+        return Effect.sync(() => this.#noteTransaction(event))
       case "TransactionsComplete":
         return Effect.suspend(() => {
           // A null signature (a program without transactions) completes nothing to resume from.
@@ -87,7 +122,9 @@ export class Ingest {
           this.#snapshotting = false
           const held = [...this.state.accounts.keys(), ...this.state.priceAccounts.keys()]
           const closed = held.filter((address) => !event.addresses.has(address))
-          return Effect.forEach(closed, (address) => this.#apply({ _tag: "AccountUpdated", address, owner: "", slot: event.slot, data: new Uint8Array() }), { discard: true })
+          for (const address of closed) this.#apply({ _tag: "AccountUpdated", address, owner: "", slot: event.slot, data: new Uint8Array() })
+          this.#flush()
+          return this.#reportListenerErrors()
         })
       case "StreamInterrupted":
         return Effect.suspend(() => {
@@ -99,15 +136,39 @@ export class Ingest {
     }
   }
 
-  #apply(update: AccountUpdated): Effect.Effect<void> {
-    return Effect.suspend(() => {
-      const stored = this.state.accounts.get(update.address)
-      if (stored !== undefined && update.slot < stored.slot) return Effect.void
-      const changes = this.state.apply(update)
-      this.#dirty.add(update.address)
-      if (changes.length === 0) return Effect.void
-      return PubSub.publish(this.changes, { slot: update.slot, version: this.state.version, changes })
-    })
+  #noteAndApply(update: AccountUpdated): void {
+    if (this.#snapshotting === false) this.#repairs.noteNotification(update.address, update.slot)
+    this.#apply(update)
+  }
+
+  #noteTransaction(event: ProgramEvents): void {
+    this.#transactions.push(event)
+    if (!event.failed) this.#repairs.note(event.slot, event.writableAccounts)
+  }
+
+  #apply(update: AccountUpdated): void {
+    const stored = this.state.accounts.get(update.address)
+    if (stored !== undefined && update.slot < stored.slot) return
+    const changes = this.state.apply(update)
+    this.#dirty.add(update.address)
+    if (changes.length > 0) this.#pending.push({ slot: update.slot, version: this.state.version, changes })
+  }
+
+  /** Hands the applied changes to the feed's listeners (the WebSocket hub publishes them now). */
+  #flush(): void {
+    this.#appliedSinceFlush = 0
+    if (this.#pending.length === 0) return
+    const batches = this.#pending
+    this.#pending = []
+    const errors = this.changes.emit(batches)
+    if (errors.length > 0) this.#listenerErrors.push(...errors)
+  }
+
+  #reportListenerErrors(): Effect.Effect<void> {
+    if (this.#listenerErrors.length === 0) return Effect.void
+    const errors = this.#listenerErrors
+    this.#listenerErrors = []
+    return Effect.logError("a projection change listener failed", ...errors)
   }
 
   /** Fetches accounts a completed transaction wrote but whose notification never came. */
@@ -124,8 +185,10 @@ export class Ingest {
           this.#repairs.markForeign(update.address)
           continue
         }
-        yield* this.#apply(update)
+        this.#apply(update)
       }
+      this.#flush()
+      yield* this.#reportListenerErrors()
     }).pipe(
       // A failed repair is retried by the next connection's backfill: interrupting says so.
       Effect.catchAll((error) =>
