@@ -61,6 +61,12 @@ const overQuota = (decision: RateLimitDecision, quota: Quota) =>
 
 type Outcome = Exit.Exit<Pass, Unauthorized | Forbidden | RateLimited>
 
+interface MeteredKey {
+  readonly bucket: string
+  readonly quota: Quota
+  readonly partner: Pass["provides"]
+}
+
 /**
  * The `PartnerKey` middleware: authenticates the key through an in-memory record cache (Postgres
  * only on a miss; revocations arrive by NOTIFY, and the TTL bounds staleness if one is missed),
@@ -82,24 +88,33 @@ export const PartnerKeyLive = (options: PartnerKeyOptions) =>
       const { cluster, defaultQuota } = options
       const hashes = new KnownKeyHashes()
 
-      const quotaOf = (record: PartnerKeyRecord): Quota => ({
-        limit: record.quotaLimit ?? defaultQuota.limit,
-        windowSeconds: record.quotaWindowSeconds ?? defaultQuota.windowSeconds
-      })
-      const decided = (record: PartnerKeyRecord, quota: Quota, decision: RateLimitDecision): Outcome =>
+      // What a request needs of its key record, made once per record the cache holds.
+      const metered = new WeakMap<PartnerKeyRecord, MeteredKey>()
+      const meteredKey = (record: PartnerKeyRecord): MeteredKey => {
+        let key = metered.get(record)
+        if (key === undefined) {
+          key = {
+            bucket: `key:${record.id}`,
+            quota: {
+              limit: record.quotaLimit ?? defaultQuota.limit,
+              windowSeconds: record.quotaWindowSeconds ?? defaultQuota.windowSeconds
+            },
+            partner: { keyId: record.id, name: record.name, ownerWallet: record.ownerWallet, environment: record.environment }
+          }
+          metered.set(record, key)
+        }
+        return key
+      }
+      const decided = (key: MeteredKey, decision: RateLimitDecision): Outcome =>
         decision.allowed
-          ? Exit.succeed({
-            provides: { keyId: record.id, name: record.name, ownerWallet: record.ownerWallet, environment: record.environment },
-            headers: rateLimitHeaders(decision)
-          })
-          : Exit.fail(overQuota(decision, quota))
+          ? Exit.succeed({ provides: key.partner, headers: rateLimitHeaders(decision) })
+          : Exit.fail(overQuota(decision, key.quota))
       const meter = (record: PartnerKeyRecord | null): Outcome | Effect.Effect<Pass, Unauthorized | Forbidden | RateLimited> => {
         if (!isUsable(record, cluster, Date.now())) return Exit.fail(unknown)
-        const quota = quotaOf(record)
-        const bucket = `key:${record.id}`
-        const now = limiter.consumeNow(bucket, quota, clock.unsafeCurrentTimeMillis())
-        if (now !== undefined) return decided(record, quota, now)
-        return Effect.flatMap(limiter.consume(bucket, quota), (decision) => decided(record, quota, decision))
+        const key = meteredKey(record)
+        const now = limiter.consumeNow(key.bucket, key.quota, clock.unsafeCurrentTimeMillis())
+        if (now !== undefined) return decided(key, now)
+        return Effect.flatMap(limiter.consume(key.bucket, key.quota), (decision) => decided(key, decision))
       }
 
       return implementMiddleware(PartnerKey, (request) => {

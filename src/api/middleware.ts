@@ -86,10 +86,18 @@ export const implementMiddleware = <M extends MiddlewareTag, R = never>(
     middlewareImplementationTag(middleware),
     Effect.map(Effect.context<R>(), (context): MiddlewareRuntime => {
       const provides = middleware.provides
+      // An implementation that hands out the same service object again (one per key record, say)
+      // gets the same context back instead of a new one per request.
+      const contexts = new WeakMap<object, Context.Context<never>>()
+      const contextOf = (service: unknown): Context.Context<never> => {
+        if (provides === undefined) return Context.empty()
+        if (typeof service !== "object" || service === null) return Context.make(provides, service) as Context.Context<never>
+        let context = contexts.get(service)
+        if (context === undefined) contexts.set(service, context = Context.make(provides, service) as Context.Context<never>)
+        return context
+      }
       const passed = (pass: MiddlewarePass<M>): MiddlewarePassed => ({
-        context: provides === undefined
-          ? Context.empty()
-          : Context.make(provides, (pass as { readonly provides: unknown }).provides) as Context.Context<never>,
+        context: contextOf((pass as { readonly provides?: unknown }).provides),
         headers: pass.headers ?? NO_HEADERS
       })
       return {
