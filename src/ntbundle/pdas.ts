@@ -33,14 +33,39 @@ const SEED = {
 
 const derivationCache = new GenerationalCache<string, ProgramDerivedAddress>(50_000)
 
-/** Memoised derivation keyed by the textual inputs, so a hit costs one string join and no hashing. */
+interface RecentDerivation {
+  readonly program: string
+  readonly kind: string
+  readonly first: string
+  readonly second: string
+  readonly result: ProgramDerivedAddress
+}
+
+// One build asks for the same few addresses several times (the position PDA three times in a
+// first deposit): the last derivations are compared in place, without building the cache key.
+const RECENT = 8
+const recent: Array<RecentDerivation | undefined> = new Array<RecentDerivation | undefined>(RECENT).fill(undefined)
+let recentNext = 0
+
+/** Memoised derivation keyed by the textual inputs (at most two), so a hit costs no hashing. */
 const derive = (
   program: Address,
   kind: string,
-  parts: ReadonlyArray<Address>,
+  first: string,
+  second: string,
   seeds: () => ReadonlyArray<Uint8Array>
-): ProgramDerivedAddress =>
-  derivationCache.getOrCompute(`${program}/${kind}/${parts.join("/")}`, () => findProgramAddress(seeds(), program))
+): ProgramDerivedAddress => {
+  for (let index = 0; index < RECENT; index++) {
+    const entry = recent[index]
+    if (entry !== undefined && entry.first === first && entry.second === second && entry.kind === kind && entry.program === program) {
+      return entry.result
+    }
+  }
+  const result = derivationCache.getOrCompute(`${program}/${kind}/${first}/${second}`, () => findProgramAddress(seeds(), program))
+  recent[recentNext] = { program, kind, first, second, result }
+  recentNext = (recentNext + 1) % RECENT
+  return result
+}
 
 /** `bundle.name` is 32 raw bytes, and those bytes are the Bundle PDA's seed. */
 export const BUNDLE_NAME_LENGTH = 32
@@ -61,39 +86,39 @@ export const findBundlePda = (program: Address, name: Uint8Array): ProgramDerive
 
 /** A user's position in a bundle. Seeds: owner first, then bundle. */
 export const findUserBundlePda = (program: Address, owner: Address, bundle: Address): ProgramDerivedAddress =>
-  derive(program, "user_bundle", [owner, bundle], () => [SEED.userBundle, addressBytes(owner), addressBytes(bundle)])
+  derive(program, "user_bundle", owner, bundle, () => [SEED.userBundle, addressBytes(owner), addressBytes(bundle)])
 
 /** A builder's registration in a bundle. Seeds: bundle first, then the referrer wallet. */
 export const findReferrerPda = (program: Address, bundle: Address, referrer: Address): ProgramDerivedAddress =>
-  derive(program, "referrer", [bundle, referrer], () => [SEED.referrer, addressBytes(bundle), addressBytes(referrer)])
+  derive(program, "referrer", bundle, referrer, () => [SEED.referrer, addressBytes(bundle), addressBytes(referrer)])
 
 export const findOraclePda = (program: Address, bundle: Address): ProgramDerivedAddress =>
-  derive(program, "oracle", [bundle], () => [SEED.oracle, addressBytes(bundle)])
+  derive(program, "oracle", bundle, "", () => [SEED.oracle, addressBytes(bundle)])
 
 export const findBundleTempDataPda = (program: Address, bundle: Address): ProgramDerivedAddress =>
-  derive(program, "bundle_temp_data", [bundle], () => [SEED.bundleTempData, addressBytes(bundle)])
+  derive(program, "bundle_temp_data", bundle, "", () => [SEED.bundleTempData, addressBytes(bundle)])
 
 export const findPendingBundleAssetAuthorityPda = (program: Address, bundle: Address): ProgramDerivedAddress =>
-  derive(program, "pending_bundle_asset_authority", [bundle], () => [
+  derive(program, "pending_bundle_asset_authority", bundle, "", () => [
     SEED.pendingBundleAssetAuthority,
     addressBytes(bundle)
   ])
 
 export const findBundleAssetAuthorityPda = (program: Address, bundle: Address): ProgramDerivedAddress =>
-  derive(program, "bundle_asset_authority", [bundle], () => [SEED.bundleAssetAuthority, addressBytes(bundle)])
+  derive(program, "bundle_asset_authority", bundle, "", () => [SEED.bundleAssetAuthority, addressBytes(bundle)])
 
 export const findStrategyPda = (program: Address, receiver: Address, bundle: Address): ProgramDerivedAddress =>
-  derive(program, "strategy", [receiver, bundle], () => [SEED.strategy, addressBytes(receiver), addressBytes(bundle)])
+  derive(program, "strategy", receiver, bundle, () => [SEED.strategy, addressBytes(receiver), addressBytes(bundle)])
 
 export const findBundleMasterPda = (program: Address): ProgramDerivedAddress =>
-  derive(program, "bundle_master", [], () => [SEED.bundleMaster])
+  derive(program, "bundle_master", "", "", () => [SEED.bundleMaster])
 
 export const findBundleCreatorPda = (program: Address, creator: Address): ProgramDerivedAddress =>
-  derive(program, "bundle_creator", [creator], () => [SEED.bundleCreator, addressBytes(creator)])
+  derive(program, "bundle_creator", creator, "", () => [SEED.bundleCreator, addressBytes(creator)])
 
 /** The associated token account of `owner` for `mint` under the classic SPL Token program (Token-2022 is not supported). */
 export const findAssociatedTokenAddress = (owner: Address, mint: Address): ProgramDerivedAddress =>
-  derive(ASSOCIATED_TOKEN_PROGRAM_ID, "ata", [owner, mint], () => [
+  derive(ASSOCIATED_TOKEN_PROGRAM_ID, "ata", owner, mint, () => [
     addressBytes(owner),
     addressBytes(TOKEN_PROGRAM_ID),
     addressBytes(mint)
@@ -113,9 +138,17 @@ export interface BundleDerivedAccounts {
 
 const bundleAccountsCache = new GenerationalCache<string, BundleDerivedAccounts>(10_000)
 
-/** Memoised as a whole: every build for a vault needs all six. */
-export const deriveBundleAccounts = (program: Address, bundle: Address, mint: Address): BundleDerivedAccounts =>
-  bundleAccountsCache.getOrCompute(`${program}/${bundle}/${mint}`, () => deriveBundleAccountsOnce(program, bundle, mint))
+let lastBundleAccounts: { readonly program: string; readonly bundle: string; readonly mint: string; readonly accounts: BundleDerivedAccounts } | null =
+  null
+
+/** Memoised as a whole: every build for a vault needs all six (consecutive builds mostly target one vault). */
+export const deriveBundleAccounts = (program: Address, bundle: Address, mint: Address): BundleDerivedAccounts => {
+  const last = lastBundleAccounts
+  if (last !== null && last.bundle === bundle && last.mint === mint && last.program === program) return last.accounts
+  const accounts = bundleAccountsCache.getOrCompute(`${program}/${bundle}/${mint}`, () => deriveBundleAccountsOnce(program, bundle, mint))
+  lastBundleAccounts = { program, bundle, mint, accounts }
+  return accounts
+}
 
 const deriveBundleAccountsOnce = (program: Address, bundle: Address, mint: Address): BundleDerivedAccounts => {
   const [pendingBundleAssetAuthority] = findPendingBundleAssetAuthorityPda(program, bundle)

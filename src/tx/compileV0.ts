@@ -4,8 +4,9 @@
 // the parity tests hold that. Kit spends most of its ~1 ms per build in base58; this does none
 // for addresses it has seen before.
 import type { Instruction } from "@solana/kit"
+import { addressBytesOf } from "../ntbundle/addressBytes.ts"
 import { decodeBase58Bytes32 } from "../ntbundle/base58.ts"
-import { staticAddress, type StaticAddress } from "./staticAddress.ts"
+import { compareKitOrder } from "./staticAddress.ts"
 
 const WRITABLE_BIT = 1
 const SIGNER_BIT = 2
@@ -69,26 +70,29 @@ interface AccountEntry {
   readonly address: string
   role: number
   readonly isFeePayer: boolean
-  readonly cached: StaticAddress
+  /** Shared address bytes: never mutate. */
+  readonly bytes: Uint8Array
 }
 
 const fail = (reason: TransactionCompileErrorReason, message: string): never => {
   throw new TransactionCompileError(reason, message)
 }
 
-const lookup = (address: string): StaticAddress => {
+const lookup = (address: string): Uint8Array => {
+  let bytes: Uint8Array | null = null
   try {
-    return staticAddress(address)
+    bytes = addressBytesOf(address)
   } catch {
-    return fail("INVALID_ADDRESS", `not a base58 32-byte address: "${address.slice(0, 60)}"`)
+    // not text at all: refused below like any malformed address
   }
+  return bytes ?? fail("INVALID_ADDRESS", `not a base58 32-byte address: "${String(address).slice(0, 60)}"`)
 }
 
 const newEntry = (address: string, role: number, isFeePayer: boolean): AccountEntry => ({
   address,
   role,
   isFeePayer,
-  cached: lookup(address)
+  bytes: lookup(address)
 })
 
 /** Deduplicated accounts with merged roles, as kit's address map builds them (same errors too). */
@@ -131,7 +135,7 @@ const compareAccounts = (left: AccountEntry, right: AccountEntry): number => {
   if (right.isFeePayer) return 1
   const byRole = roleRank(left.role) - roleRank(right.role)
   if (byRole !== 0) return byRole
-  return left.cached.sortKey < right.cached.sortKey ? -1 : left.cached.sortKey > right.cached.sortKey ? 1 : 0
+  return compareKitOrder(left.address, right.address)
 }
 
 const shortU16Length = (value: number): number => (value < 0x80 ? 1 : value < 0x4000 ? 2 : 3)
@@ -219,7 +223,7 @@ export const compileUnsignedV0 = (input: UnsignedV0Input): CompiledUnsignedV0 =>
   wire[at++] = readonlyNonSigners
   at = writeShortU16(wire, at, accounts.length)
   for (const account of accounts) {
-    wire.set(account.cached.bytes, at)
+    wire.set(account.bytes, at)
     at += 32
   }
   wire.set(recentBlockhash, at)

@@ -1,3 +1,3 @@
 export * from "./compileV0.ts"
 export * from "./legacyInstruction.ts"
-export { kitSortKey, staticAddress, type StaticAddress } from "./staticAddress.ts"
+export { compareKitOrder, kitSortKey } from "./staticAddress.ts"

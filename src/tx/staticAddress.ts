@@ -1,13 +1,4 @@
-import { addressBytesOf } from "../ntbundle/addressBytes.ts"
-import { GenerationalCache } from "../generationalCache.ts"
-
-/** What compiling needs to know about one account address: its 32 bytes and where it sorts. */
-export interface StaticAddress {
-  /** Shared between builds: never mutate. */
-  readonly bytes: Uint8Array
-  /** Orders like kit's address comparator when compared with `<` (see `kitSortKey`). */
-  readonly sortKey: string
-}
+// The order kit gives account addresses of the same role in a compiled message.
 
 /**
  * Kit orders accounts of the same role with `Intl.Collator("en", {caseFirst: "lower", sensitivity:
@@ -24,24 +15,25 @@ export const kitSortKey = (address: string): string => {
   return `${folded}\u0001${caseMask}`
 }
 
-export class InvalidAddress extends Error {
-  constructor(readonly address: string) {
-    super(`not a base58 32-byte address: "${address.slice(0, 60)}"`)
-  }
-}
-
-const cache = new GenerationalCache<string, StaticAddress>(100_000)
-
 /**
- * The cached bytes and sort key of an address (base58 decoding is the expensive part of compiling
- * a message). Throws InvalidAddress on text that is not a 32-byte base58 value.
+ * Kit's address order (see `kitSortKey`) decided on the two strings directly, without building
+ * keys: case-folded characters first, then a shorter prefix first, then the first position whose
+ * case differs, lower case first. For base58 text (ASCII letters and digits).
  */
-export const staticAddress = (address: string): StaticAddress => {
-  const cached = cache.get(address)
-  if (cached !== undefined) return cached
-  const bytes = addressBytesOf(address)
-  if (bytes === null) throw new InvalidAddress(address)
-  const entry: StaticAddress = { bytes, sortKey: kitSortKey(address) }
-  cache.set(address, entry)
-  return entry
+export const compareKitOrder = (left: string, right: string): number => {
+  if (left === right) return 0
+  const length = Math.min(left.length, right.length)
+  let byCase = 0
+  for (let index = 0; index < length; index++) {
+    const l = left.charCodeAt(index)
+    const r = right.charCodeAt(index)
+    if (l === r) continue
+    const foldedL = l >= 65 && l <= 90 ? l + 32 : l
+    const foldedR = r >= 65 && r <= 90 ? r + 32 : r
+    if (foldedL !== foldedR) return foldedL < foldedR ? -1 : 1
+    // same letter, different case: the lower-case one (the higher code) sorts first
+    if (byCase === 0) byCase = l > r ? -1 : 1
+  }
+  if (left.length !== right.length) return left.length < right.length ? -1 : 1
+  return byCase
 }

@@ -63,7 +63,9 @@ const serve = (holders: ReadonlyArray<Address>) => {
 
 const startServer = (holders: ReadonlyArray<Address>): Promise<{ readonly child: ChildProcess; readonly port: number }> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), SERVE_FLAG], {
+    // BENCH_SERVER_NODE_ARGS: extra node flags for the server child only (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p")
+    const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
+    const child = spawn(process.execPath, [...extra, "--import", "tsx", fileURLToPath(import.meta.url), SERVE_FLAG], {
       stdio: ["pipe", "pipe", "inherit"]
     })
     child.stdin!.end(JSON.stringify(holders))

@@ -19,7 +19,7 @@ import { decodeBase58Bytes32 } from "../../src/ntbundle/base58.ts"
 import { fromHex } from "../../src/ntbundle/bytes.ts"
 import { decodeTransactionBase64 } from "../../src/ntbundle/txDecode.ts"
 import { compileUnsignedV0, TransactionCompileError, unsignedV0TransactionBase64 } from "../../src/tx/compileV0.ts"
-import { kitSortKey } from "../../src/tx/staticAddress.ts"
+import { compareKitOrder, kitSortKey } from "../../src/tx/staticAddress.ts"
 
 const kitCollator = new Intl.Collator("en", { caseFirst: "lower", sensitivity: "variant", usage: "sort", numeric: false })
 
@@ -154,6 +154,19 @@ describe("compileUnsignedV0", () => {
         for (const other of [b, variant]) {
           const keyOrder = Math.sign(kitSortKey(a) < kitSortKey(other) ? -1 : kitSortKey(a) > kitSortKey(other) ? 1 : 0)
           expect(keyOrder).toBe(Math.sign(kitCollator.compare(a, other)))
+        }
+      }),
+      { numRuns: 20_000 }
+    )
+  })
+
+  it("compares addresses in place exactly like kit's collator (case variants and prefixes included)", () => {
+    FastCheck.assert(
+      FastCheck.property(addressArb, addressArb, FastCheck.nat(), FastCheck.nat(), (a, b, position, cut) => {
+        const variant = caseVariant(a, position) ?? b
+        const prefix = a.slice(0, 1 + (cut % a.length))
+        for (const [left, right] of [[a, b], [a, variant], [variant, a], [a, a], [prefix, a], [a, prefix], [prefix, variant]] as const) {
+          expect(Math.sign(compareKitOrder(left, right))).toBe(Math.sign(kitCollator.compare(left, right)))
         }
       }),
       { numRuns: 20_000 }

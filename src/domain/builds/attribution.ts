@@ -1,8 +1,8 @@
 import type { Address } from "@solana/kit"
 import { Either } from "effect"
-import type { UserBundleAccount } from "../../ntbundle/accounts.ts"
 import { buildAttributedDeposit, isDefaultAddress, type AttributedDepositPlan } from "../../ntbundle/builders/index.ts"
 import { ATTRIBUTION_REJECTION_CODES } from "../../ntbundle/builders/rejection.ts"
+import type { PositionFields } from "../../ntbundle/positionFields.ts"
 import type { ProjectionState, VaultView } from "../projection/state.ts"
 import { readPosition, readReferrerAccount, vaultRef } from "./projectedAccounts.ts"
 import { reasonOf, type RejectionReason } from "./rejections.ts"
@@ -14,7 +14,7 @@ export interface AttributionInput {
   readonly program: Address
   readonly view: VaultView
   readonly user: Address
-  readonly position: UserBundleAccount | null
+  readonly position: PositionFields | null
   readonly amount: bigint
   readonly target: AttributionTarget
   /** What a code resolved to; null for an unknown or disabled code. */

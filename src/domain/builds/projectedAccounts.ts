@@ -1,29 +1,18 @@
-// The accounts a build reads from the projection, decoded. Positions are decoded on demand and
-// memoised per raw buffer: the projection replaces the buffer when the account changes.
+// The accounts a build reads from the projection. A position's fields are read in place from its
+// raw bytes on each build (cheaper than a memo keyed by the buffer).
 import type { Address } from "@solana/kit"
-import { Either } from "effect"
-import { decodeUserBundleAccount, type ReferrerAccount, type UserBundleAccount } from "../../ntbundle/accounts.ts"
+import type { ReferrerAccount } from "../../ntbundle/accounts.ts"
 import type { VaultRef } from "../../ntbundle/builders/common.ts"
 import { findReferrerPda, findUserBundlePda } from "../../ntbundle/pdas.ts"
+import { readPositionFields, type PositionFields } from "../../ntbundle/positionFields.ts"
 import type { ProjectionState, VaultView } from "../projection/state.ts"
 
-const decodedPositions = new WeakMap<Uint8Array, UserBundleAccount | null>()
-
 /** `owner`'s UserBundleAccount in `vault`; null when it does not exist (or cannot be decoded). */
-export const readPosition = (
-  state: ProjectionState,
-  program: Address,
-  owner: Address,
-  vault: Address
-): UserBundleAccount | null => {
+export const readPosition = (state: ProjectionState, program: Address, owner: Address, vault: Address): PositionFields | null => {
   const [address] = findUserBundlePda(program, owner, vault)
   const raw = state.accounts.get(address)
   if (raw === undefined || raw.kind !== "UserBundleAccount") return null
-  const cached = decodedPositions.get(raw.data)
-  if (cached !== undefined) return cached
-  const decoded = Either.getOrNull(decodeUserBundleAccount(raw.data))
-  decodedPositions.set(raw.data, decoded)
-  return decoded
+  return readPositionFields(raw.data)
 }
 
 /** The builder's registration in `vault`; null when not registered. */

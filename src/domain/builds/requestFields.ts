@@ -2,6 +2,7 @@
 // MalformedRequest naming the field; none throws, whatever the input.
 import type { Address } from "@solana/kit"
 import { Either } from "effect"
+import { addressBytesOf } from "../../ntbundle/addressBytes.ts"
 import { decodeBase58Bytes32 } from "../../ntbundle/base58.ts"
 import { parseAmountRaw } from "../../ntbundle/builders/common.ts"
 import { isOnEd25519Curve } from "../../ntbundle/ed25519.ts"
@@ -49,7 +50,8 @@ const onCurveCache = new GenerationalCache<string, boolean>(50_000)
 
 /** A wallet address: base58 of 32 bytes on the ed25519 curve (an off-curve key is a PDA, which cannot sign). */
 export const readUserAddress = (value: unknown, field = "userAddress"): Either.Either<Address, MalformedRequest> => {
-  const bytes = typeof value === "string" ? decodeBase58Bytes32(value) : null
+  // through the shared memo: the build derives this wallet's addresses from the same bytes next
+  const bytes = typeof value === "string" ? addressBytesOf(value) : null
   if (bytes === null) {
     return Either.left(malformed("INVALID_USER_ADDRESS", `"${field}" must be a base58 Solana address, got ${describe(value)}`))
   }

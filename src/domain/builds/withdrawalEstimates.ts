@@ -1,5 +1,6 @@
-import type { Bundle, UserBundleAccount } from "../../ntbundle/accounts.ts"
+import type { Bundle } from "../../ntbundle/accounts.ts"
 import { bundleCooldownCurve, cooldownSeconds, resolveEffectiveFees, withdrawalAvailableAt } from "../../ntbundle/math.ts"
+import type { PositionFields } from "../../ntbundle/positionFields.ts"
 
 export interface WithdrawalEstimate {
   readonly withdrawalFeeBps: number
@@ -16,7 +17,7 @@ export interface WithdrawalEstimate {
  */
 export const estimateWithdrawal = (
   bundle: Bundle,
-  position: UserBundleAccount | null,
+  position: PositionFields | null,
   shares: bigint,
   value: bigint,
   now: bigint

@@ -1,10 +1,11 @@
 import type { Address } from "@solana/kit"
 import { Either } from "effect"
-import type { BundleTempData, ReferrerAccount, UserBundleAccount } from "../accounts.ts"
+import type { BundleTempData, ReferrerAccount } from "../accounts.ts"
 import { attributionMemoText, memoIx } from "../ix/memo.ts"
 import type { BuiltInstruction } from "../ix/meta.ts"
 import { initializeBundleDepositorIx, requestDepositIx, setUserReferrerIx } from "../ix/user.ts"
 import { depositFee, resolveEffectiveFees } from "../math.ts"
+import type { PositionFields } from "../positionFields.ts"
 import {
   checkCanOpenPosition,
   checkNotPaused,
@@ -18,7 +19,7 @@ import { BuildRejection, reject } from "./rejection.ts"
 export interface AttributedDepositInput {
   readonly vault: VaultRef
   readonly user: Address
-  readonly userBundleAccount: UserBundleAccount | null
+  readonly userBundleAccount: PositionFields | null
   /** Gross amount in raw asset units. */
   readonly amount: bigint
   /** The builder's wallet. */
@@ -26,7 +27,7 @@ export interface AttributedDepositInput {
   /** ReferrerAccount PDA(bundle, referrer); null when not registered. */
   readonly referrerAccount: ReferrerAccount | null
   /** The builder's own position, UserBundleAccount PDA(referrer, bundle); null when missing. */
-  readonly referrerUserBundleAccount: UserBundleAccount | null
+  readonly referrerUserBundleAccount: PositionFields | null
   readonly userTokenAccount?: Address
   readonly bundleTempData?: BundleTempData | null
 }
@@ -43,7 +44,7 @@ export interface AttributedDepositPlan {
 }
 
 /** A position can take a referrer only while it has never held or moved funds. */
-const hasActivity = (position: UserBundleAccount): boolean =>
+const hasActivity = (position: PositionFields): boolean =>
   position.shares !== 0n ||
   position.pendingDeposit !== 0n ||
   position.pendingShares !== 0n ||

@@ -1,8 +1,9 @@
 import type { Address } from "@solana/kit"
 import { Either } from "effect"
-import type { Bundle, BundleTempData, UserBundleAccount } from "../accounts.ts"
+import type { Bundle, BundleTempData } from "../accounts.ts"
 import { initializeBundleDepositorIx, requestDepositIx } from "../ix/user.ts"
 import type { BuiltInstruction } from "../ix/meta.ts"
+import type { PositionFields } from "../positionFields.ts"
 import { SYSTEM_PROGRAM_ID } from "../programs.ts"
 import { reject, type BuildRejection } from "./rejection.ts"
 
@@ -51,7 +52,7 @@ export interface DepositStepInput {
   readonly vault: VaultRef
   readonly bundle: Bundle
   readonly user: Address
-  readonly userBundleAccount: UserBundleAccount | null
+  readonly userBundleAccount: PositionFields | null
   readonly amount: bigint
   readonly userTokenAccount?: Address | undefined
 }
@@ -60,7 +61,7 @@ export interface DepositStepInput {
 export const checkCanOpenPosition = (
   vault: VaultRef,
   bundle: Bundle,
-  userBundleAccount: UserBundleAccount | null
+  userBundleAccount: PositionFields | null
 ): Either.Either<void, BuildRejection> =>
   userBundleAccount === null && bundle.permissionned
     ? Either.left(

@@ -1,8 +1,9 @@
 import type { Address } from "@solana/kit"
 import { Either } from "effect"
-import type { BundleTempData, UserBundleAccount } from "../accounts.ts"
+import type { BundleTempData } from "../accounts.ts"
 import type { BuiltInstruction } from "../ix/meta.ts"
 import { depositFee, resolveEffectiveFees } from "../math.ts"
+import type { PositionFields } from "../positionFields.ts"
 import {
   checkCanOpenPosition,
   checkNotPaused,
@@ -17,7 +18,7 @@ export interface DepositInput {
   readonly vault: VaultRef
   readonly user: Address
   /** The user's position in the vault; null when it does not exist yet. */
-  readonly userBundleAccount: UserBundleAccount | null
+  readonly userBundleAccount: PositionFields | null
   /** Gross amount in raw asset units. */
   readonly amount: bigint
   /** Source of funds; defaults to the user's ATA for the vault's asset. */

@@ -1,11 +1,12 @@
 import type { Address } from "@solana/kit"
 import { Either } from "effect"
-import type { BundleTempData, OracleData, UserBundleAccount } from "../accounts.ts"
+import type { BundleTempData, OracleData } from "../accounts.ts"
 import { createAssociatedTokenAccountIdempotentIx } from "../ix/associatedToken.ts"
 import type { BuiltInstruction } from "../ix/meta.ts"
 import { requestWithdrawalIx } from "../ix/user.ts"
 import { assetsFromShares, computeWithdrawalShares, vaultValuation } from "../math.ts"
 import { findAssociatedTokenAddress } from "../pdas.ts"
+import type { PositionFields } from "../positionFields.ts"
 import { checkNotPaused, requireBundle, validateAmountRaw, type VaultRef } from "./common.ts"
 import { reject, type BuildRejection } from "./rejection.ts"
 
@@ -16,7 +17,7 @@ export type WithdrawInput = {
   readonly vault: VaultRef
   readonly oracle: OracleData | null
   readonly user: Address
-  readonly userBundleAccount: UserBundleAccount | null
+  readonly userBundleAccount: PositionFields | null
   readonly bundleTempData?: BundleTempData | null
 } & WithdrawSize
 
