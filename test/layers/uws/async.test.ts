@@ -6,6 +6,21 @@ import { fetchJson } from "../../support/httpFetch.ts"
 import { BIG_FILLER_BYTES, fixtureServer, HangInterruptions } from "./fixtureApi.ts"
 
 const get = (path: string, init?: RequestInit) => Effect.flatMap(HttpListener, ({ url }) => fetchJson(`${url}${path}`, init))
+/** Sends `paths` as pipelined requests on one connection (the last one closes it) and returns the raw answer. */
+const pipelined = (port: number, paths: ReadonlyArray<string>) =>
+  Effect.promise(() =>
+    new Promise<string>((resolve, reject) => {
+      const socket = net.connect(port, "127.0.0.1")
+      const chunks: Array<Buffer> = []
+      socket.on("data", (chunk) => chunks.push(chunk))
+      socket.on("error", reject)
+      socket.on("close", () => resolve(Buffer.concat(chunks).toString("latin1")))
+      socket.write(
+        paths.map((path, i) => `GET ${path} HTTP/1.1\r\nHost: x\r\n${i === paths.length - 1 ? "Connection: close\r\n" : ""}\r\n`).join("")
+      )
+    })
+  )
+
 const wait = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
 
 /** Reads a whole response slowly: pauses right after the request so the server meets backpressure. */
@@ -31,6 +46,24 @@ describe("asynchronous handlers, aborts and large bodies", () => {
         const answers = yield* Effect.all(Array.from({ length: 200 }, () => get("/slow")), { concurrency: "unbounded" })
         expect(answers.every((answer) => answer.status === 200 && answer.body.waited === true)).toBe(true)
         expect(new Set(answers.map((answer) => answer.headers.get("x-request-id"))).size).toBe(200)
+      }))
+
+    it.effect("pipelined requests to synchronous handlers are all answered, in order", () =>
+      Effect.gen(function*() {
+        const { port } = yield* HttpListener
+        const raw = yield* pipelined(port, ["/items", "/nowhere", "/items"]).pipe(Effect.timeout("5 seconds"))
+        expect(raw.match(/HTTP\/1\.1 \d{3}/g)).toEqual(["HTTP/1.1 200", "HTTP/1.1 404", "HTTP/1.1 200"])
+      }))
+
+    // uWS serves one request at a time per connection: a request that arrives while an earlier
+    // answer is still being computed makes it close the connection (README, "HTTP/1.1 pipelining").
+    // The client sees the connection end and can retry; it never waits forever.
+    it.effect("a request pipelined behind an asynchronous answer closes the connection instead of hanging", () =>
+      Effect.gen(function*() {
+        const { port } = yield* HttpListener
+        const raw = yield* pipelined(port, ["/slow", "/items"]).pipe(Effect.timeout("5 seconds"))
+        expect(raw.match(/HTTP\/1\.1 \d{3}/g) ?? []).toEqual([])
+        expect((yield* get("/slow")).body).toEqual({ waited: true })
       }))
 
     it.effect("a client that goes away interrupts its handler, and the server keeps answering", () =>
