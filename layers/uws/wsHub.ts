@@ -21,6 +21,7 @@ import {
 } from "../../src/ws/protocol.ts"
 import { dataTopicValue, statusValue } from "../../src/ws/snapshots.ts"
 import { TopicBook } from "../../src/ws/topicBook.ts"
+import { TopicJsonReader } from "../../src/ws/topicJson.ts"
 import type { ProjectionState } from "../../src/domain/projection/state.ts"
 import { isDataTopic, parseTopic, type Topic } from "../../src/ws/topics.ts"
 
@@ -48,6 +49,7 @@ const ALL_CONNECTIONS = "#all"
  */
 export class WsHub {
   readonly book = new TopicBook()
+  readonly #reader: TopicJsonReader
   readonly #sockets = new Set<Socket>()
   readonly #connectionsByKey = new Map<string, number>()
   #live: boolean
@@ -63,6 +65,7 @@ export class WsHub {
     readonly limits: WsLimits
   ) {
     this.#live = isLive(projection.currentStatus())
+    this.#reader = new TopicJsonReader(priceOf)
   }
 
   connectionsOf(keyId: string): number {
@@ -225,9 +228,9 @@ export class WsHub {
   }
 
   #publishIfChanged(state: ProjectionState, topic: Topic): void {
-    const value = dataTopicValue(state, topic, this.priceOf)
+    const value = this.#reader.read(state, topic)
     if (value === undefined) return
-    const json = JSON.stringify(value.data)
+    const json = value.json
     if (json === this.book.lastData(topic.name)) return
     this.book.recordData(topic.name, json)
     const frame = updateFrameAround(topic.name, this.book.nextSeq(topic.name), value.asOf, json)

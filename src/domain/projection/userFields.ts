@@ -39,8 +39,28 @@ const internedAddressAt = (data: Uint8Array, offset: number): string => {
 
 export const ownerBytes = (data: Uint8Array): Uint8Array => data.subarray(OWNER_OFFSET, OWNER_OFFSET + 32)
 
+// An update of a position reads its owner twice, from the previous bytes (unindex) and from the new
+// ones (index), and the owner hardly ever changes: the last owner read is kept with its raw bytes,
+// so the second read compares 32 bytes instead of encoding base58 again.
+const lastOwnerBytes = new Uint8Array(32)
+let lastOwner: string | null = null
+
+const sameAsLastOwner = (data: Uint8Array): boolean => {
+  for (let i = 0; i < 32; i++) if (data[OWNER_OFFSET + i] !== lastOwnerBytes[i]) return false
+  return true
+}
+
+export const readOwner = (data: Uint8Array): string => {
+  if (lastOwner !== null && sameAsLastOwner(data)) return lastOwner
+  const bytes = ownerBytes(data)
+  const owner = encodeBase58Bytes32(bytes)
+  lastOwnerBytes.set(bytes)
+  lastOwner = owner
+  return owner
+}
+
 export const readUserIndexFields = (data: Uint8Array): UserIndexFields => ({
-  owner: encodeBase58Bytes32(ownerBytes(data)),
+  owner: readOwner(data),
   shares: readU128(data, SHARES_OFFSET),
   referrer: isZeroKey(data, REFERRER_OFFSET) ? null : internedAddressAt(data, REFERRER_OFFSET)
 })
