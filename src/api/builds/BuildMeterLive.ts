@@ -1,7 +1,8 @@
-import { Context, Effect, Option } from "effect"
-import { type Quota, RateLimiter } from "../../../services/RateLimiter.ts"
+import { Context, Effect, Exit, Layer, Option } from "effect"
+import { type Quota, type RateLimitDecision, RateLimiter } from "../../../services/RateLimiter.ts"
 import { RateLimited } from "../errors.ts"
-import { implementMiddleware, middlewareImplementationTag } from "../middleware.ts"
+import type { RequestInfo } from "../handlers.ts"
+import { implementMiddleware, middlewareImplementationTag, type MiddlewareRuntime } from "../middleware.ts"
 import { AuthenticatedPartner, PartnerKey } from "../security/PartnerKey.ts"
 import { BuildMeter } from "./BuildMeter.ts"
 import { clientIpOf } from "./clientIp.ts"
@@ -26,16 +27,39 @@ const rateLimitHeaders = (limit: number, remaining: number, reset: number) =>
 /**
  * Per-IP metering of the public builders. A request carrying a valid partner key is metered on the
  * key's quota instead (the `PartnerKey` implementation decides, when one is served); an invalid
- * key is ignored and the request metered per IP like an anonymous one.
+ * key is ignored and the request metered per IP like an anonymous one. With a limiter that answers
+ * at once (the in-memory one) an anonymous request is decided synchronously: the outcome is an
+ * `Exit` and the transport runs no fiber for the meter.
  */
 export const BuildMeterLive = (options: BuildMeterOptions) =>
-  implementMiddleware(
-    BuildMeter,
-    Effect.fnUntraced(function*(request) {
-      const context = yield* Effect.context<never>()
-      const keyed = Context.getOption(context, middlewareImplementationTag(PartnerKey))
-      if (Option.isSome(keyed) && hasKey(request.headers)) {
-        const outcome = yield* Effect.either(keyed.value.run(request))
+  Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const limiter = yield* RateLimiter
+      const clock = yield* Effect.clock
+      const keyed = yield* Effect.serviceOption(middlewareImplementationTag(PartnerKey))
+
+      const decided = (decision: RateLimitDecision): Exit.Exit<{ readonly headers: ReturnType<typeof rateLimitHeaders> }, RateLimited> =>
+        decision.allowed
+          ? Exit.succeed({ headers: rateLimitHeaders(decision.limit, decision.remaining, decision.reset) })
+          : Exit.fail(
+            new RateLimited({
+              code: "RATE_LIMITED",
+              limit: decision.limit,
+              remaining: 0,
+              reset: decision.reset,
+              retryAfterSeconds: decision.retryAfterSeconds,
+              message: `at most ${decision.limit} builds per ${options.perIp.windowSeconds} s from one client; retry in ${decision.retryAfterSeconds} s`
+            })
+          )
+
+      const perIp = (request: RequestInfo) => {
+        const bucket = `build-ip:${clientIpOf(request, options.trustProxy)}`
+        const now = limiter.consumeNow(bucket, options.perIp, clock.unsafeCurrentTimeMillis())
+        return now !== undefined ? decided(now) : Effect.flatMap(limiter.consume(bucket, options.perIp), decided)
+      }
+
+      const onPartnerKey = Effect.fnUntraced(function*(request: RequestInfo, partnerKey: MiddlewareRuntime) {
+        const outcome = yield* Effect.either(partnerKey.run(request))
         if (outcome._tag === "Right") {
           // the partner is named in the logs (spec §5): never the key, only its id and name
           const partner = Context.getOption(outcome.right.context, AuthenticatedPartner)
@@ -47,19 +71,10 @@ export const BuildMeterLive = (options: BuildMeterOptions) =>
           return { headers: outcome.right.headers }
         }
         if (outcome.left instanceof RateLimited) return yield* Effect.fail(outcome.left)
-      }
-      const limiter = yield* RateLimiter
-      const decision = yield* limiter.consume(`build-ip:${clientIpOf(request, options.trustProxy)}`, options.perIp)
-      if (decision.allowed) return { headers: rateLimitHeaders(decision.limit, decision.remaining, decision.reset) }
-      return yield* Effect.fail(
-        new RateLimited({
-          code: "RATE_LIMITED",
-          limit: decision.limit,
-          remaining: 0,
-          reset: decision.reset,
-          retryAfterSeconds: decision.retryAfterSeconds,
-          message: `at most ${decision.limit} builds per ${options.perIp.windowSeconds} s from one client; retry in ${decision.retryAfterSeconds} s`
-        })
-      )
+        return yield* perIp(request)
+      })
+
+      return implementMiddleware(BuildMeter, (request) =>
+        Option.isSome(keyed) && hasKey(request.headers) ? onPartnerKey(request, keyed.value) : perIp(request))
     })
   )
