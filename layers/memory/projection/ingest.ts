@@ -12,10 +12,12 @@ import type { ChangeFeed } from "./changeFeed.ts"
 import type { PersistJob } from "./persistence.ts"
 
 /**
- * Account updates applied before their changes are handed on: a chunk's changes go out together (one
- * fan-out round for a burst), but a long chunk does not hold back the frames of its first updates.
+ * Account updates applied before their changes are handed on. A chunk's changes go out together: a
+ * fan-out round costs a frame per follower of every topic it moved (builders' summaries move with
+ * almost every change), so rounds per chunk, not per update, keep the frames per second down; a
+ * backlog's long chunk still does not hold back the frames of its first updates for long.
  */
-const FLUSH_EVERY = 32
+const FLUSH_EVERY = 256
 
 export interface IngestOptions {
   readonly genesisHash: string
