@@ -94,6 +94,7 @@ interface EventRow {
   readonly block_time: string
   readonly name: string
   readonly vault: string | null
+  readonly wallet: string | null
   readonly data: Record<string, unknown>
 }
 
@@ -104,7 +105,7 @@ export const eventsPage = (sql: SqlClient, after: LogPosition | null, below: num
     : sql`(slot, signature, event_index) > (${after.slot}, ${after.signature}, ${after.eventIndex})`
   return Effect.map(
     sql<EventRow>`
-      SELECT slot::text, signature, event_index, block_time::text, name, vault, data
+      SELECT slot::text, signature, event_index, block_time::text, name, vault, wallet, data
       FROM program_event
       WHERE ${position} AND block_time IS NOT NULL AND block_time < ${below}
       ORDER BY slot, signature, event_index
@@ -117,6 +118,7 @@ export const eventsPage = (sql: SqlClient, after: LogPosition | null, below: num
         blockTime: Number(row.block_time),
         name: row.name,
         vault: row.vault,
+        wallet: row.wallet,
         data: typeof row.data === "string" ? JSON.parse(row.data) : row.data
       }))
   )

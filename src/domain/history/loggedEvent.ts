@@ -8,6 +8,11 @@ export interface LoggedEvent {
   readonly name: string
   /** The event's `bundle_account_key`, when it has one. */
   readonly vault: string | null
+  /**
+   * The stored `wallet` column: for `Allocated`/`Redeemed` the position owner when the log knows it,
+   * but older rows hold other things (see `knownOwner`). Absent: not loaded.
+   */
+  readonly wallet?: string | null
   /** camelCase fields; integers as base-10 strings, `Option` None as null. */
   readonly data: Readonly<Record<string, unknown>>
 }
