@@ -8,7 +8,8 @@ import { ReferrerSummary, toReferrerVaultSummary } from "../api/referrers/Referr
 import type { Address } from "../api/schemas.ts"
 import { builderVaults } from "../domain/reporting/builderVaults.ts"
 import type { Position } from "../api/users/positionOf.ts"
-import { decodeUserBundleAccount, type UserBundleAccount } from "../ntbundle/accounts.ts"
+import type { UserBundleAccount } from "../ntbundle/accounts.ts"
+import { decodeUserBundleAccountFast } from "../domain/projection/accountDecoders.ts"
 import { stateAsOf } from "../api/vaults/vaultPath.ts"
 import { toVaultRecord } from "../api/vaults/toVaultRecord.ts"
 import { VaultRecord } from "../api/vaults/VaultRecord.ts"
@@ -35,7 +36,7 @@ const positionIn = (state: ProjectionState, vault: string, wallet: string): Posi
     if (raw === undefined || raw.vault !== vault) continue
     let account = decodedPositions.get(raw.data)
     if (account === undefined) {
-      const decoded = decodeUserBundleAccount(raw.data)
+      const decoded = decodeUserBundleAccountFast(raw.data)
       account = Either.isRight(decoded) ? decoded.right : null
       decodedPositions.set(raw.data, account)
     }

@@ -3,7 +3,6 @@ import { Either } from "effect"
 import {
   type Bundle,
   type BundleTempData,
-  decodeBundle,
   decodeBundleTempData,
   decodeOracleData,
   decodeReferrerAccount,
@@ -13,6 +12,7 @@ import {
 import { decodeBase58Bytes32 } from "../../ntbundle/base58.ts"
 import { findBundleTempDataPda, findOraclePda } from "../../ntbundle/pdas.ts"
 import type { AsOf } from "../chainPosition.ts"
+import { decodeBundleFast } from "./accountDecoders.ts"
 import { type AccountKind, accountKind } from "./accountKind.ts"
 import type { ProjectionChange } from "./changes.ts"
 import { type Cohort, NestedMap, SetIndex, SortedSet } from "./indexes.ts"
@@ -234,7 +234,7 @@ export class ProjectionState {
   }
 
   #indexBundle(address: string, data: Uint8Array, changes: Array<ProjectionChange>): void {
-    const decoded = decodeBundle(data)
+    const decoded = decodeBundleFast(data)
     if (Either.isLeft(decoded)) {
       this.unrecognised.add(address)
       return
