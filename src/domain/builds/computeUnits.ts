@@ -3,7 +3,6 @@
 // its compute budget instruction) because running out of units fails the whole transaction, while
 // an unused limit costs only priority fee on the units requested.
 import type { Instruction } from "@solana/kit"
-import { toHex } from "../../ntbundle/bytes.ts"
 import { INSTRUCTION_DISCRIMINATORS, type InstructionName } from "../../ntbundle/instructions.ts"
 import {
   ASSOCIATED_TOKEN_PROGRAM_ID,
@@ -24,9 +23,21 @@ const NTBUNDLE_UNITS: Partial<Record<InstructionName, number>> = {
 }
 const UNKNOWN_NTBUNDLE_UNITS = 100_000
 
-const unitsByDiscriminator = new Map(
-  Object.entries(NTBUNDLE_UNITS).map(([name, units]) => [toHex(INSTRUCTION_DISCRIMINATORS[name as InstructionName]), units])
+const knownUnits: ReadonlyArray<readonly [Uint8Array, number]> = Object.entries(NTBUNDLE_UNITS).map(
+  ([name, units]) => [INSTRUCTION_DISCRIMINATORS[name as InstructionName], units] as const
 )
+
+const startsWith = (data: ArrayLike<number>, prefix: Uint8Array): boolean => {
+  if (data.length < prefix.length) return false
+  for (let index = 0; index < prefix.length; index++) if (data[index] !== prefix[index]) return false
+  return true
+}
+
+/** Compared in place: a handful of discriminators, no hex key per instruction. */
+const ntbundleUnits = (data: ArrayLike<number>): number => {
+  for (const [discriminator, units] of knownUnits) if (startsWith(data, discriminator)) return units
+  return UNKNOWN_NTBUNDLE_UNITS
+}
 
 const instructionUnits = (instruction: Instruction): number => {
   const data = instruction.data ?? new Uint8Array(0)
@@ -37,7 +48,7 @@ const instructionUnits = (instruction: Instruction): number => {
   // the memo program logs its text: cost grows with the length
   if (program === MEMO_PROGRAM_ID) return 6_000 + 100 * data.length
   if (isMainLayoutNtbundleProgram(program)) {
-    return unitsByDiscriminator.get(toHex(data.subarray(0, 8))) ?? UNKNOWN_NTBUNDLE_UNITS
+    return ntbundleUnits(data)
   }
   return 200_000
 }

@@ -112,14 +112,31 @@ export const buildDepositTransaction = (input: DepositBuildInput): Either.Either
     priorityFeeMicroLamports: request.priorityFeeMicroLamports ?? input.defaultPriorityFeeMicroLamports,
     instructions: plan.instructions
   })
-  return Either.right({
-    ...target,
-    validation: accepted,
-    ...transaction,
-    ...(attribution === undefined ? {} : { attribution }),
+  const amounts = {
     amountRaw: request.amount.toString(),
     feeAmountRaw: plan.feeAmount.toString(),
     netAmountRaw: plan.netAmount.toString(),
     initializesUserAccount: plan.initializesUserAccount
+  }
+  if (attribution !== undefined) {
+    return Either.right({ ...target, validation: accepted, ...transaction, attribution, ...amounts })
+  }
+  // Written out field by field (same order as above): spreading into a literal is a slow path in V8.
+  return Either.right({
+    vaultAddress: input.vaultAddress,
+    userAddress: user,
+    validation: accepted,
+    transactionBase64: transaction.transactionBase64,
+    instructions: transaction.instructions,
+    blockhash: transaction.blockhash,
+    lastValidBlockHeight: transaction.lastValidBlockHeight,
+    signers: transaction.signers,
+    computeUnitLimit: transaction.computeUnitLimit,
+    priorityFeeMicroLamports: transaction.priorityFeeMicroLamports,
+    simulation: transaction.simulation,
+    amountRaw: amounts.amountRaw,
+    feeAmountRaw: amounts.feeAmountRaw,
+    netAmountRaw: amounts.netAmountRaw,
+    initializesUserAccount: amounts.initializesUserAccount
   })
 }

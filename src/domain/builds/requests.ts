@@ -40,56 +40,73 @@ const DEPOSIT_FIELDS = ["code", "referrer", "requireAttribution", "priorityFeeMi
 const WITHDRAW_FIELDS = ["amountRaw", "withdrawAll", "priorityFeeMicroLamports"]
 
 /** `{userAddress, amountRaw, code?, referrer?, requireAttribution?, priorityFeeMicroLamports?}` (facts §10.5). */
-export const parseDepositRequest = (body: unknown): Either.Either<DepositRequest, MalformedRequest> =>
-  Either.gen(function* () {
-    const fields = yield* readObject(body, ["userAddress", "amountRaw"], DEPOSIT_FIELDS)
-    if (fields.code !== undefined && fields.referrer !== undefined) {
-      return yield* Either.left(malformed("CONFLICTING_FIELDS", `give at most one of "code" and "referrer"`))
-    }
-    const userAddress = yield* readUserAddress(fields.userAddress)
-    const amount = yield* readAmountRaw(fields.amountRaw, "amountRaw")
-    const attribution: AttributionTarget | null =
-      fields.referrer !== undefined
-        ? { kind: "referrer", referrer: yield* readReferrerAddress(fields.referrer) }
-        : fields.code !== undefined
-          ? { kind: "code", code: yield* readCode(fields.code) }
-          : null
-    const requireAttribution = (yield* readBoolean(fields.requireAttribution, "requireAttribution")) ?? false
-    if (requireAttribution && attribution === null) {
-      return yield* Either.left(
-        malformed("MISSING_FIELD", `"requireAttribution" needs a "code" or a "referrer" to attribute the deposit to`)
-      )
-    }
-    const priorityFeeMicroLamports = yield* readPriorityFee(fields.priorityFeeMicroLamports)
-    return { userAddress, amount, attribution, requireAttribution, priorityFeeMicroLamports }
+export const parseDepositRequest = (body: unknown): Either.Either<DepositRequest, MalformedRequest> => {
+  // plain early returns rather than Either.gen: this runs on every deposit request
+  const object = readObject(body, ["userAddress", "amountRaw"], DEPOSIT_FIELDS)
+  if (Either.isLeft(object)) return Either.left(object.left)
+  const fields = object.right
+  if (fields.code !== undefined && fields.referrer !== undefined) {
+    return Either.left(malformed("CONFLICTING_FIELDS", `give at most one of "code" and "referrer"`))
+  }
+  const userAddress = readUserAddress(fields.userAddress)
+  if (Either.isLeft(userAddress)) return Either.left(userAddress.left)
+  const amount = readAmountRaw(fields.amountRaw, "amountRaw")
+  if (Either.isLeft(amount)) return Either.left(amount.left)
+  let attribution: AttributionTarget | null = null
+  if (fields.referrer !== undefined) {
+    const referrer = readReferrerAddress(fields.referrer)
+    if (Either.isLeft(referrer)) return Either.left(referrer.left)
+    attribution = { kind: "referrer", referrer: referrer.right }
+  } else if (fields.code !== undefined) {
+    const code = readCode(fields.code)
+    if (Either.isLeft(code)) return Either.left(code.left)
+    attribution = { kind: "code", code: code.right }
+  }
+  const strict = readBoolean(fields.requireAttribution, "requireAttribution")
+  if (Either.isLeft(strict)) return Either.left(strict.left)
+  const requireAttribution = strict.right ?? false
+  if (requireAttribution && attribution === null) {
+    return Either.left(malformed("MISSING_FIELD", `"requireAttribution" needs a "code" or a "referrer" to attribute the deposit to`))
+  }
+  const fee = readPriorityFee(fields.priorityFeeMicroLamports)
+  if (Either.isLeft(fee)) return Either.left(fee.left)
+  return Either.right({
+    userAddress: userAddress.right,
+    amount: amount.right,
+    attribution,
+    requireAttribution,
+    priorityFeeMicroLamports: fee.right
   })
+}
 
 /** `{userAddress, amountRaw}` or `{userAddress, withdrawAll: true}`, plus `priorityFeeMicroLamports?`. */
-export const parseWithdrawRequest = (body: unknown): Either.Either<WithdrawRequest, MalformedRequest> =>
-  Either.gen(function* () {
-    const fields = yield* readObject(body, ["userAddress"], WITHDRAW_FIELDS)
-    const hasAmount = fields.amountRaw !== undefined
-    const hasWithdrawAll = fields.withdrawAll !== undefined
-    if (hasAmount === hasWithdrawAll) {
-      return yield* Either.left(
-        malformed(
-          hasAmount ? "CONFLICTING_FIELDS" : "MISSING_FIELD",
-          `give exactly one of "amountRaw" and "withdrawAll": true`
-        )
-      )
-    }
-    const userAddress = yield* readUserAddress(fields.userAddress)
-    let size: WithdrawSize
-    if (hasAmount) {
-      size = { amount: yield* readAmountRaw(fields.amountRaw, "amountRaw") }
-    } else if (fields.withdrawAll === true) {
-      size = { withdrawAll: true }
-    } else {
-      return yield* Either.left(malformed("INVALID_FIELD", `"withdrawAll" must be true when given (use "amountRaw" otherwise)`))
-    }
-    const priorityFeeMicroLamports = yield* readPriorityFee(fields.priorityFeeMicroLamports)
-    return { userAddress, size, priorityFeeMicroLamports }
-  })
+export const parseWithdrawRequest = (body: unknown): Either.Either<WithdrawRequest, MalformedRequest> => {
+  const object = readObject(body, ["userAddress"], WITHDRAW_FIELDS)
+  if (Either.isLeft(object)) return Either.left(object.left)
+  const fields = object.right
+  const hasAmount = fields.amountRaw !== undefined
+  const hasWithdrawAll = fields.withdrawAll !== undefined
+  if (hasAmount === hasWithdrawAll) {
+    return Either.left(
+      malformed(hasAmount ? "CONFLICTING_FIELDS" : "MISSING_FIELD", `give exactly one of "amountRaw" and "withdrawAll": true`)
+    )
+  }
+  const userAddress = readUserAddress(fields.userAddress)
+  if (Either.isLeft(userAddress)) return Either.left(userAddress.left)
+  let size: WithdrawSize
+  if (hasAmount) {
+    const amount = readAmountRaw(fields.amountRaw, "amountRaw")
+    if (Either.isLeft(amount)) return Either.left(amount.left)
+    size = { amount: amount.right }
+  } else if (fields.withdrawAll === true) {
+    size = { withdrawAll: true }
+  } else {
+    return Either.left(malformed("INVALID_FIELD", `"withdrawAll" must be true when given (use "amountRaw" otherwise)`))
+  }
+  const fee = readPriorityFee(fields.priorityFeeMicroLamports)
+  if (Either.isLeft(fee)) return Either.left(fee.left)
+  return Either.right({ userAddress: userAddress.right, size, priorityFeeMicroLamports: fee.right })
+}
 
 /** The code the route must resolve before building (none for an empty code: that fails attribution). */
 export const codeToResolve = (request: DepositRequest): string | null =>

@@ -64,10 +64,19 @@ export const buildWithdrawTransaction = (input: WithdrawBuildInput): Either.Eith
     priorityFeeMicroLamports: request.priorityFeeMicroLamports ?? input.defaultPriorityFeeMicroLamports,
     instructions: plan.instructions
   })
+  // Written out field by field: spreading into a literal is a slow path in V8.
   return Either.right({
-    ...target,
+    vaultAddress: input.vaultAddress,
+    userAddress: user,
     validation: accepted,
-    ...transaction,
+    transactionBase64: transaction.transactionBase64,
+    instructions: transaction.instructions,
+    blockhash: transaction.blockhash,
+    lastValidBlockHeight: transaction.lastValidBlockHeight,
+    signers: transaction.signers,
+    computeUnitLimit: transaction.computeUnitLimit,
+    priorityFeeMicroLamports: transaction.priorityFeeMicroLamports,
+    simulation: transaction.simulation,
     sharesAmount: plan.sharesAmount.toString(),
     estimatedWithdrawalValueRaw: plan.estimatedValueRaw.toString(),
     estimatedWithdrawalFeeRaw: estimate.feeAmount.toString(),

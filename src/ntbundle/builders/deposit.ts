@@ -38,31 +38,35 @@ export interface DepositPlan {
 }
 
 /** An unattributed deposit. Checks: amount, vault exists, not paused, position can be opened, vault minimum. */
-export const buildDeposit = (input: DepositInput): Either.Either<DepositPlan, BuildRejection> =>
-  Either.gen(function* () {
-    const amount = yield* validateAmountRaw(input.amount)
-    const bundle = yield* requireBundle(input.vault)
-    yield* checkNotPaused(input.vault, input.bundleTempData)
-    yield* checkCanOpenPosition(input.vault, bundle, input.userBundleAccount)
-    if (amount < bundle.minDepositAmount) {
-      return yield* Either.left(
-        reject("MIN_DEPOSIT_AMOUNT_NOT_MET", `deposit ${amount} is below the vault minimum ${bundle.minDepositAmount}`)
-      )
-    }
-    const fees = resolveEffectiveFees(bundle, input.userBundleAccount)
-    const split = depositFee(amount, fees.depositFeeBps)
-    return {
-      instructions: depositInstructions({
-        vault: input.vault,
-        bundle,
-        user: input.user,
-        userBundleAccount: input.userBundleAccount,
-        amount,
-        userTokenAccount: input.userTokenAccount
-      }),
-      initializesUserAccount: input.userBundleAccount === null,
-      grossAmount: amount,
-      feeAmount: split.feeAmount,
-      netAmount: split.netAmount
-    }
+export const buildDeposit = (input: DepositInput): Either.Either<DepositPlan, BuildRejection> => {
+  // plain early returns rather than Either.gen: this runs on every deposit build
+  const valid = validateAmountRaw(input.amount)
+  if (Either.isLeft(valid)) return Either.left(valid.left)
+  const amount = valid.right
+  const found = requireBundle(input.vault)
+  if (Either.isLeft(found)) return Either.left(found.left)
+  const bundle = found.right
+  const notPaused = checkNotPaused(input.vault, input.bundleTempData)
+  if (Either.isLeft(notPaused)) return Either.left(notPaused.left)
+  const canOpen = checkCanOpenPosition(input.vault, bundle, input.userBundleAccount)
+  if (Either.isLeft(canOpen)) return Either.left(canOpen.left)
+  if (amount < bundle.minDepositAmount) {
+    return Either.left(reject("MIN_DEPOSIT_AMOUNT_NOT_MET", `deposit ${amount} is below the vault minimum ${bundle.minDepositAmount}`))
+  }
+  const fees = resolveEffectiveFees(bundle, input.userBundleAccount)
+  const split = depositFee(amount, fees.depositFeeBps)
+  return Either.right({
+    instructions: depositInstructions({
+      vault: input.vault,
+      bundle,
+      user: input.user,
+      userBundleAccount: input.userBundleAccount,
+      amount,
+      userTokenAccount: input.userTokenAccount
+    }),
+    initializesUserAccount: input.userBundleAccount === null,
+    grossAmount: amount,
+    feeAmount: split.feeAmount,
+    netAmount: split.netAmount
   })
+}

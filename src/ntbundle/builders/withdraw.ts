@@ -36,49 +36,53 @@ export interface WithdrawPlan {
  * A withdrawal request. The payout later goes to the user's asset ATA, so it is created
  * (idempotently) first.
  */
-export const buildWithdraw = (input: WithdrawInput): Either.Either<WithdrawPlan, BuildRejection> =>
-  Either.gen(function* () {
-    const amount = "amount" in input ? yield* validateAmountRaw(input.amount) : null
-    const bundle = yield* requireBundle(input.vault)
-    const oracle = input.oracle
-    if (oracle === null) {
-      return yield* Either.left(reject("ORACLE_DATA_NOT_FOUND", `no oracle account for ${input.vault.bundleAddress}`))
-    }
-    yield* checkNotPaused(input.vault, input.bundleTempData)
-    const position = input.userBundleAccount
-    if (position === null) {
-      return yield* Either.left(
-        reject("USER_BUNDLE_ACCOUNT_NOT_FOUND", `${input.user} has no position in ${input.vault.bundleAddress}`)
-      )
-    }
-    if (position.pendingDeposit !== 0n) {
-      return yield* Either.left(
-        reject("PENDING_DEPOSIT_EXISTS", "a deposit is still pending; withdraw after it has been processed")
-      )
-    }
-    if (position.estimatedPendingWithdrawalValue !== 0n) {
-      return yield* Either.left(reject("WITHDRAWAL_ALREADY_PENDING", "a withdrawal is already pending"))
-    }
+export const buildWithdraw = (input: WithdrawInput): Either.Either<WithdrawPlan, BuildRejection> => {
+  // plain early returns rather than Either.gen: this runs on every withdrawal build
+  let amount: bigint | null = null
+  if ("amount" in input) {
+    const valid = validateAmountRaw(input.amount)
+    if (Either.isLeft(valid)) return Either.left(valid.left)
+    amount = valid.right
+  }
+  const found = requireBundle(input.vault)
+  if (Either.isLeft(found)) return Either.left(found.left)
+  const bundle = found.right
+  const oracle = input.oracle
+  if (oracle === null) {
+    return Either.left(reject("ORACLE_DATA_NOT_FOUND", `no oracle account for ${input.vault.bundleAddress}`))
+  }
+  const notPaused = checkNotPaused(input.vault, input.bundleTempData)
+  if (Either.isLeft(notPaused)) return Either.left(notPaused.left)
+  const position = input.userBundleAccount
+  if (position === null) {
+    return Either.left(reject("USER_BUNDLE_ACCOUNT_NOT_FOUND", `${input.user} has no position in ${input.vault.bundleAddress}`))
+  }
+  if (position.pendingDeposit !== 0n) {
+    return Either.left(reject("PENDING_DEPOSIT_EXISTS", "a deposit is still pending; withdraw after it has been processed"))
+  }
+  if (position.estimatedPendingWithdrawalValue !== 0n) {
+    return Either.left(reject("WITHDRAWAL_ALREADY_PENDING", "a withdrawal is already pending"))
+  }
 
-    const valuation = vaultValuation({ bundle, oracle })
-    const sharesAmount = amount === null ? position.shares : computeWithdrawalShares(valuation, position.shares, amount)
-    if (sharesAmount === 0n) {
-      return yield* Either.left(reject("WITHDRAWAL_SHARES_ZERO", "the requested amount corresponds to zero shares"))
-    }
+  const valuation = vaultValuation({ bundle, oracle })
+  const sharesAmount = amount === null ? position.shares : computeWithdrawalShares(valuation, position.shares, amount)
+  if (sharesAmount === 0n) {
+    return Either.left(reject("WITHDRAWAL_SHARES_ZERO", "the requested amount corresponds to zero shares"))
+  }
 
-    const [userTokenAccount] = findAssociatedTokenAddress(input.user, bundle.assetAddress)
-    return {
-      instructions: [
-        createAssociatedTokenAccountIdempotentIx({ payer: input.user, owner: input.user, mint: bundle.assetAddress }),
-        requestWithdrawalIx({
-          program: input.vault.program,
-          bundle: input.vault.bundleAddress,
-          user: input.user,
-          sharesAmount
-        })
-      ],
-      sharesAmount,
-      estimatedValueRaw: assetsFromShares(valuation, sharesAmount),
-      userTokenAccount
-    }
+  const [userTokenAccount] = findAssociatedTokenAddress(input.user, bundle.assetAddress)
+  return Either.right({
+    instructions: [
+      createAssociatedTokenAccountIdempotentIx({ payer: input.user, owner: input.user, mint: bundle.assetAddress }),
+      requestWithdrawalIx({
+        program: input.vault.program,
+        bundle: input.vault.bundleAddress,
+        user: input.user,
+        sharesAmount
+      })
+    ],
+    sharesAmount,
+    estimatedValueRaw: assetsFromShares(valuation, sharesAmount),
+    userTokenAccount
   })
+}

@@ -1,7 +1,7 @@
 // ntbundle instructions a depositor or builder signs. Account order and flags follow the IDL;
 // program-derived accounts are derived here (memoised) from the semantic inputs.
 import type { Address } from "@solana/kit"
-import { encodeInstructionData } from "../instructions.ts"
+import { noArgsData, u128ArgData, u64ArgData } from "./argsData.ts"
 import {
   deriveBundleAccounts,
   findAssociatedTokenAddress,
@@ -32,7 +32,7 @@ export const initializeBundleDepositorIx = (
       writable(input.bundle),
       writable(findUserBundlePda(input.program, input.authority, input.bundle)[0])
     ],
-    encodeInstructionData({ name: "initialize_bundle_depositor", args: {} })
+    noArgsData("initialize_bundle_depositor")
   )
 
 /** Binds the user's position to a builder (permanent). The referrer's own position must exist. */
@@ -48,7 +48,7 @@ export const setUserReferrerIx = (
       readonly(findReferrerPda(input.program, input.bundle, input.referrer)[0]),
       readonly(findUserBundlePda(input.program, input.referrer, input.bundle)[0])
     ],
-    encodeInstructionData({ name: "set_user_referrer", args: {} })
+    noArgsData("set_user_referrer")
   )
 
 export interface RequestDepositInput extends BundleTarget {
@@ -82,7 +82,7 @@ export const requestDepositIx = (input: RequestDepositInput): BuiltInstruction =
       readonly(TOKEN_PROGRAM_ID),
       readonly(SYSTEM_PROGRAM_ID)
     ],
-    encodeInstructionData({ name: "request_deposit", args: { amount: input.amount } })
+    u64ArgData("request_deposit", input.amount)
   )
 }
 
@@ -102,7 +102,7 @@ export const requestWithdrawalIx = (
       readonly(SYSTEM_PROGRAM_ID),
       readonly(RENT_SYSVAR_ID)
     ],
-    encodeInstructionData({ name: "request_withdrawal", args: { sharesAmount: input.sharesAmount } })
+    u128ArgData("request_withdrawal", input.sharesAmount)
   )
 
 /** Creates the builder's ReferrerAccount; the builder's own UserBundleAccount must already exist. */
@@ -116,7 +116,7 @@ export const registerReferrerIx = (input: BundleTarget & { readonly referrer: Ad
       readonly(findUserBundlePda(input.program, input.referrer, input.bundle)[0]),
       readonly(SYSTEM_PROGRAM_ID)
     ],
-    encodeInstructionData({ name: "register_referrer", args: {} })
+    noArgsData("register_referrer")
   )
 
 /** The builder's claim request: redeems all accrued referral shares after a cooldown. */
@@ -130,5 +130,5 @@ export const referrerRequestWithdrawIx = (input: BundleTarget & { readonly refer
       writable(findBundleTempDataPda(input.program, input.bundle)[0]),
       writable(findReferrerPda(input.program, input.bundle, input.referrer)[0])
     ],
-    encodeInstructionData({ name: "referrer_request_withdraw", args: {} })
+    noArgsData("referrer_request_withdraw")
   )
