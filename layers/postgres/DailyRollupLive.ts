@@ -97,6 +97,7 @@ export const DailyRollupLive = (options: DailyRollupOptions = {}) =>
 
         yield* Effect.logInfo(`history rollup: replaying the event log (days stored through ${closedThrough ?? "none"})`)
         yield* tick
+        if (replay.matchedByAmount > 0) yield* Effect.logInfo(`history rollup: ${replay.matchedByAmount} allocations or redemptions had no stored owner and were matched by their amounts`)
         if (replay.unattributed > 0) yield* Effect.logWarning(`history rollup: ${replay.unattributed} allocations or redemptions matched no position, e.g. ${replay.unattributedSamples.join("; ")}`)
         yield* Effect.logInfo(`history rollup: live, days stored through ${closedThrough ?? "none"}`)
         return yield* tick.pipe(Effect.repeat(Schedule.spaced(interval)))

@@ -2,7 +2,7 @@ import { DayLedger } from "./dayLedger.ts"
 import { LegacyFlag } from "./legacyFlags.ts"
 import { bigField, type LoggedEvent, textField } from "./loggedEvent.ts"
 import { PositionBook } from "./positionBook.ts"
-import { processedPosition } from "./positionMatch.ts"
+import { knownOwner, processedPosition } from "./positionMatch.ts"
 import { settleProcessing } from "./processing.ts"
 import type { DayRows } from "./referrerDailyRow.ts"
 import { addUtcDays, utcDayEnd, utcDayOf, utcDayStart } from "./utcDay.ts"
@@ -45,6 +45,8 @@ export class HistoryReplay {
   unattributed = 0
   /** The first few of them, `name signature#index`, for the log. */
   readonly unattributedSamples: Array<string> = []
+  /** Allocations/redemptions without a stored owner that were matched by their amounts (diagnostics). */
+  matchedByAmount = 0
 
   /** `liveSince`: chain time (unix seconds) the gateway first served live; earlier days are reconstructed. */
   constructor(private readonly liveSince: number) {}
@@ -116,6 +118,7 @@ export class HistoryReplay {
     if (event.vault === null) return true
     const position = processedPosition(this.book, event, event.vault, firstPass)
     if (position === null) return false
+    if (knownOwner(event) === null) this.matchedByAmount += 1
     settleProcessing(this.book, this.ledger, event, position)
     return true
   }

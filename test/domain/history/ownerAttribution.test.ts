@@ -85,6 +85,7 @@ describe("HistoryReplay: allocations and redemptions with a stored owner", () =>
       expect(row(days, ALICE_BUILDER)).toMatchObject({ cohortShares: 500n, flowsIn: 500n })
       expect(row(days, BOB_BUILDER)).toMatchObject({ cohortShares: 0n, flowsIn: 0n })
       expect(history.unattributed).toBe(0)
+      expect(history.matchedByAmount).toBe(1)
     }
   })
 
@@ -107,6 +108,7 @@ describe("HistoryReplay: allocations and redemptions with a stored owner", () =>
       })
     ])
     expect(history.unattributed).toBe(0)
+    expect(history.matchedByAmount).toBe(2)
     expect(row(days, BOB_BUILDER)).toMatchObject({ cohortShares: 800n, flowsIn: 800n, referredNetDeposits: 800n })
     expect(row(days, ALICE_BUILDER)).toMatchObject({ cohortShares: 500n, flowsIn: 500n, referredNetDeposits: 500n })
     expect(days[0]!.vaults[0]!.closingTotalShares).toBe(1300n)
