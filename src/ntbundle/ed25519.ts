@@ -9,6 +9,7 @@ import { jacobiOfField } from "./jacobi.ts"
 
 const FIELD_LIMBS = 16
 const RADIX = 65536
+const INVERSE_RADIX = 1 / RADIX
 
 /** 2^255 − 19 and d = −121665/121666 in 16-bit limbs, least significant first. */
 const P_FIELD = Float64Array.of(
@@ -20,7 +21,6 @@ const D_FIELD = Float64Array.of(
   0xe898, 0x7779, 0x4079, 0x8cc7, 0xfe73, 0x2b6f, 0x6cee, 0x5203
 )
 
-const product = new Float64Array(2 * FIELD_LIMBS - 1)
 const y = new Float64Array(FIELD_LIMBS)
 const y2 = new Float64Array(FIELD_LIMBS)
 const u = new Float64Array(FIELD_LIMBS)
@@ -30,23 +30,29 @@ const reduced = new Float64Array(FIELD_LIMBS)
 
 /** Brings every limb into [0, 2^16), folding the carry out of the top limb back as ×38 (2^256 ≡ 38 mod p). */
 const carry = (limbs: Float64Array): void => {
+  let overflow = 0
   for (let index = 0; index < FIELD_LIMBS; index++) {
-    const overflow = Math.floor(limbs[index]! / RADIX)
-    limbs[index] = limbs[index]! - overflow * RADIX
-    if (index < FIELD_LIMBS - 1) limbs[index + 1] = limbs[index + 1]! + overflow
-    else limbs[0] = limbs[0]! + 38 * overflow
+    const value = limbs[index]! + overflow
+    // × 2^-16 is exact, and cheaper than a division
+    overflow = Math.floor(value * INVERSE_RADIX)
+    limbs[index] = value - overflow * RADIX
   }
+  limbs[0] = limbs[0]! + 38 * overflow
 }
 
-/** out = left · right mod p (limbs of both inputs below 2^17, so every sum stays exact). */
+/**
+ * out = left · right mod p (limbs of both inputs below 2^17, so every sum stays exact: below 2^44).
+ * Column by column, the column k + 16 folded into column k as ×38: one store per limb rather than
+ * a load and a store per partial product. `out` must not be one of the inputs.
+ */
 const multiply = (out: Float64Array, left: Float64Array, right: Float64Array): void => {
-  product.fill(0)
-  for (let i = 0; i < FIELD_LIMBS; i++) {
-    const factor = left[i]!
-    for (let j = 0; j < FIELD_LIMBS; j++) product[i + j] = product[i + j]! + factor * right[j]!
+  for (let k = 0; k < FIELD_LIMBS; k++) {
+    let low = 0
+    for (let i = 0; i <= k; i++) low += left[i]! * right[k - i]!
+    let high = 0
+    for (let i = k + 1; i < FIELD_LIMBS; i++) high += left[i]! * right[FIELD_LIMBS + k - i]!
+    out[k] = low + 38 * high
   }
-  for (let index = 0; index < FIELD_LIMBS - 1; index++) out[index] = product[index]! + 38 * product[index + FIELD_LIMBS]!
-  out[FIELD_LIMBS - 1] = product[FIELD_LIMBS - 1]!
   carry(out)
   carry(out)
 }
