@@ -15,10 +15,9 @@ const OWNER_FROM_INSTRUCTION: ReadonlySet<string> = new Set(["Allocated", "Redee
  * The event's main wallet: the `user`, else the `referrer`, else the `from` account. For
  * `Allocated` and `Redeemed` (whose `from`/`to` are token accounts) it is the position owner taken
  * from the emitting top-level `process_deposit` / `process_withdrawal` instruction (`user`, see
- * ProgramDataLine), else `from` when the instruction did not tell.
+ * ProgramDataLine), else null: a token account there would pass for an owner.
  */
 export const eventWallet = (event: NtEvent, instructionUser?: string): string | null =>
-  (OWNER_FROM_INSTRUCTION.has(event.name) ? instructionUser ?? null : null) ??
-    addressField(event.data, "user") ??
-    addressField(event.data, "referrer") ??
-    addressField(event.data, "from")
+  OWNER_FROM_INSTRUCTION.has(event.name)
+    ? instructionUser ?? null
+    : addressField(event.data, "user") ?? addressField(event.data, "referrer") ?? addressField(event.data, "from")
