@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import { Blockhash } from "../../../services/Blockhash.ts"
 import { BuilderCodes } from "../../../services/BuilderCodes.ts"
 import { PriorityFees } from "../../../services/PriorityFees.ts"
@@ -33,24 +33,25 @@ export const makeBuildFlow = Effect.gen(function*() {
   const codes = yield* BuilderCodes
   const preflight = yield* makePreflight
 
+  // Synchronous reads (Either) where the step cannot suspend: each is one cheap step of the fiber
+  // rather than an effect of its own.
   const vaultMint = (vault: Address) =>
-    Effect.flatMap(projection.read((state) => state.vaults.get(vault)?.bundle.assetAddress ?? null), (mint) =>
-      mint === null ? Effect.fail(UnknownVault.at(vault)) : Effect.succeed(mint))
-
-  const lifetime = Effect.all({ blockhash: blockhashes.latest, defaultPriorityFeeMicroLamports: fees.microLamportsPerComputeUnit })
+    Either.flatMap(projection.readSync((state) => state.vaults.get(vault)?.bundle.assetAddress ?? null), (mint) =>
+      mint === null ? Either.left(UnknownVault.at(vault)) : Either.right(mint))
 
   const deposit = (vault: Address, payload: unknown) =>
     Effect.gen(function*() {
       const request = yield* parseDepositRequest(payload)
       const mint = yield* vaultMint(vault)
-      const { blockhash, defaultPriorityFeeMicroLamports } = yield* lifetime
+      const blockhash = yield* blockhashes.latest
+      const defaultPriorityFeeMicroLamports = yield* fees.microLamportsPerComputeUnit
       const code = codeToResolve(request)
       const balance = balances.ofAssociatedAccount(request.userAddress, mint)
       // the code lookup and the balance read overlap; without a code no fiber is forked
       const [resolved, userTokenBalance] = code === null
         ? [null, yield* balance]
         : yield* Effect.all([codes.resolve(code), balance], { concurrency: 2 })
-      const built = yield* projection.read((state) =>
+      const built = yield* projection.readSync((state) =>
         buildDepositTransaction({
           state,
           program: state.programId,
@@ -70,8 +71,9 @@ export const makeBuildFlow = Effect.gen(function*() {
     Effect.gen(function*() {
       const request = yield* parseWithdrawRequest(payload)
       yield* vaultMint(vault)
-      const { blockhash, defaultPriorityFeeMicroLamports } = yield* lifetime
-      const built = yield* projection.read((state) =>
+      const blockhash = yield* blockhashes.latest
+      const defaultPriorityFeeMicroLamports = yield* fees.microLamportsPerComputeUnit
+      const built = yield* projection.readSync((state) =>
         buildWithdrawTransaction({ state, program: state.programId, blockhash, defaultPriorityFeeMicroLamports, now: chainNow(state), vaultAddress: vault, request })
       )
       return yield* preflight(yield* built)
