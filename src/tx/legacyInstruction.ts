@@ -1,4 +1,5 @@
 import type { Instruction } from "@solana/kit"
+import { base64Of } from "./smallBase64.ts"
 
 /** An instruction in the legacy (v1 API, web3.js) wire shape that `instructions[]` uses. */
 export interface LegacyWireInstruction {
@@ -29,6 +30,6 @@ export const toLegacyWireInstruction = (instruction: Instruction): LegacyWireIns
       isSigner: (meta.role & SIGNER_BIT) !== 0,
       isWritable: (meta.role & WRITABLE_BIT) !== 0
     })),
-    dataBase64: Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString("base64")
+    dataBase64: base64Of(data)
   }
 }

@@ -71,16 +71,19 @@ export const checkCanOpenPosition = (
 
 /** [initialize_bundle_depositor when the position is missing], request_deposit. */
 export const depositInstructions = (input: DepositStepInput): ReadonlyArray<BuiltInstruction> => {
-  const target = { program: input.vault.program, bundle: input.vault.bundleAddress }
+  // literals without spreads: this runs on every deposit build, and spreading is a slow path in V8
+  const program = input.vault.program
+  const bundle = input.vault.bundleAddress
   const request = requestDepositIx({
-    ...target,
+    program,
+    bundle,
     user: input.user,
     assetMint: input.bundle.assetAddress,
     treasury: input.bundle.treasuryAccount,
     amount: input.amount,
-    ...(input.userTokenAccount === undefined ? {} : { userTokenAccount: input.userTokenAccount })
+    userTokenAccount: input.userTokenAccount
   })
   return input.userBundleAccount === null
-    ? [initializeBundleDepositorIx({ ...target, payer: input.user, authority: input.user }), request]
+    ? [initializeBundleDepositorIx({ program, bundle, payer: input.user, authority: input.user }), request]
     : [request]
 }

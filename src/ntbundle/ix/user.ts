@@ -60,7 +60,7 @@ export interface RequestDepositInput extends BundleTarget {
   /** Gross amount in raw asset units. */
   readonly amount: bigint
   /** Source of funds; defaults to the user's ATA for the asset mint. */
-  readonly userTokenAccount?: Address
+  readonly userTokenAccount?: Address | undefined
 }
 
 export const requestDepositIx = (input: RequestDepositInput): BuiltInstruction => {
