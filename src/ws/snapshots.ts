@@ -29,7 +29,7 @@ const decodedPositions = new WeakMap<Uint8Array, UserBundleAccount | null>()
  * The wallet's position in the vault, as `findPosition` of the REST read chooses it (the first of
  * the wallet's positions in that vault, in index order, that decodes), decoding only that one.
  */
-const positionIn = (state: ProjectionState, vault: string, wallet: string): Position | null => {
+export const positionIn = (state: ProjectionState, vault: string, wallet: string): Position | null => {
   for (const address of state.positionsByOwner.get(wallet)) {
     // The raw account carries its resolved vault: no need to decode the indexed user fields.
     const raw = state.accounts.get(address)

@@ -27,11 +27,19 @@ const chainName = (bytes: Uint8Array): string | null => {
 /** Seconds as a JSON integer; i64 fields of real accounts are far below 2^53. */
 const seconds = (value: bigint): number => Number(value)
 
+// Per decoded Bundle (never mutated: each update decodes a new one); the stream asks for it once per
+// followed position and builder of the vault on every change of the vault.
+const assets = new WeakMap<VaultView["bundle"], AssetInfo>()
+
 /** Mint and decimals from the Bundle (authoritative); the symbol from the token tables. */
 export const assetOf = (view: VaultView): AssetInfo => {
+  const cached = assets.get(view.bundle)
+  if (cached !== undefined) return cached
   const mint = view.bundle.assetAddress
   const known = tokenByMint("mainnet", mint) ?? tokenByMint("devnet", mint)
-  return { mint, symbol: known?.displaySymbol ?? null, decimals: view.bundle.assetDecimals }
+  const asset: AssetInfo = { mint, symbol: known?.displaySymbol ?? null, decimals: view.bundle.assetDecimals }
+  assets.set(view.bundle, asset)
+  return asset
 }
 
 export const toVaultRecord = (view: VaultView, asOf: AsOf | null, priceOf: (mint: string) => UsdPrice | null): VaultRecord => {
