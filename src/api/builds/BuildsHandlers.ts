@@ -5,6 +5,7 @@ import { Api } from "../Api.ts"
 import { implementGroup } from "../handlers.ts"
 import { PreEncoded } from "../preEncoded.ts"
 import { chainNow, makeBuildFlow } from "./buildFlow.ts"
+import { mapSettled } from "./settled.ts"
 
 /** `{success: true, data}`, encoded directly: the build core's answers are plain JSON already. */
 const answer = (data: unknown) => new PreEncoded(JSON.stringify({ success: true, data }))
@@ -17,8 +18,9 @@ export const BuildsHandlersLive = implementGroup(
     const projection = yield* Projection
     const flow = yield* makeBuildFlow
     return {
-      deposit: ({ path, payload }) => Effect.map(flow.deposit(path.vaultAddress, payload), answer),
-      withdraw: ({ path, payload }) => Effect.map(flow.withdraw(path.vaultAddress, payload), answer),
+      // a settled build stays settled: the transport then answers without a fiber
+      deposit: ({ path, payload }) => mapSettled(flow.deposit(path.vaultAddress, payload), answer),
+      withdraw: ({ path, payload }) => mapSettled(flow.withdraw(path.vaultAddress, payload), answer),
       previewDeposit: ({ path, urlParams }) =>
         Effect.gen(function*() {
           const request = yield* parseDepositPreviewQuery(urlParams)

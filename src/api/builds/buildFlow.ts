@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit"
-import { Effect, Either } from "effect"
+import { Effect, Either, Exit } from "effect"
 import { Blockhash } from "../../../services/Blockhash.ts"
 import { BuilderCodes } from "../../../services/BuilderCodes.ts"
 import { PriorityFees } from "../../../services/PriorityFees.ts"
@@ -10,11 +10,21 @@ import {
   buildWithdrawTransaction,
   codeToResolve,
   parseDepositRequest,
+  type BlockhashUnavailable,
+  type DepositBuildResponse,
+  type DepositRequest as ParsedDepositRequest,
+  type MalformedRequest,
+  type SimulationFailed,
+  type WithdrawBuildResponse,
+  type LatestBlockhash,
   parseWithdrawRequest,
-  UnknownVault
+  UnknownVault,
+  type WithdrawRequest
 } from "../../domain/builds/index.ts"
 import type { ProjectionState } from "../../domain/projection/state.ts"
+import type { ProjectionUnavailable } from "../../domain/errors.ts"
 import { makePreflight } from "./preflight.ts"
+import { settled } from "./settled.ts"
 
 /** Chain time of the projection (unix seconds); the wall clock before any block time is known. */
 export const chainNow = (state: ProjectionState): bigint => BigInt(state.asOf?.blockTime ?? Math.floor(Date.now() / 1000))
@@ -39,45 +49,103 @@ export const makeBuildFlow = Effect.gen(function*() {
     Either.flatMap(projection.readSync((state) => state.vaults.get(vault)?.bundle.assetAddress ?? null), (mint) =>
       mint === null ? Either.left(UnknownVault.at(vault)) : Either.right(mint))
 
-  const deposit = (vault: Address, payload: unknown) =>
-    Effect.gen(function*() {
-      const request = yield* parseDepositRequest(payload)
-      const mint = yield* vaultMint(vault)
-      const blockhash = yield* blockhashes.latest
-      const defaultPriorityFeeMicroLamports = yield* fees.microLamportsPerComputeUnit
-      const code = codeToResolve(request)
-      const balance = balances.ofAssociatedAccount(request.userAddress, mint)
-      // the code lookup and the balance read overlap; without a code no fiber is forked
-      const [resolved, userTokenBalance] = code === null
-        ? [null, yield* balance]
-        : yield* Effect.all([codes.resolve(code), balance], { concurrency: 2 })
-      const built = yield* projection.readSync((state) =>
+  type Built<R> = Either.Either<Either.Either<R, UnknownVault>, ProjectionUnavailable>
+
+  /** The build's answer after the preflight, settled (no fiber) when the preflight is (simulation off). */
+  const finish = <R extends object>(built: Built<R>): Effect.Effect<R, BuildFlowError> => {
+    if (Either.isLeft(built)) return Either.left(built.left)
+    if (Either.isLeft(built.right)) return Either.left(built.right.left)
+    const checked = preflight(built.right.right)
+    return settled(checked) ?? checked
+  }
+
+  const buildDeposit = (
+    request: DepositRequest,
+    blockhash: LatestBlockhash,
+    defaultPriorityFeeMicroLamports: bigint,
+    codeReferrer: Address | null,
+    userTokenBalance: bigint | null
+  ) =>
+    finish(
+      projection.readSync((state) =>
         buildDepositTransaction({
           state,
           program: state.programId,
           blockhash,
           defaultPriorityFeeMicroLamports,
           now: chainNow(state),
-          vaultAddress: vault,
-          request,
-          codeReferrer: resolved?.referrer ?? null,
+          vaultAddress: request.vaultAddress,
+          request: request.request,
+          codeReferrer,
           userTokenBalance
         })
       )
-      return yield* preflight(yield* built)
-    })
+    )
 
-  const withdraw = (vault: Address, payload: unknown) =>
-    Effect.gen(function*() {
-      const request = yield* parseWithdrawRequest(payload)
-      yield* vaultMint(vault)
-      const blockhash = yield* blockhashes.latest
+  /**
+   * A deposit: when every step answers at once (cached blockhash and fee, no code, no balance read
+   * or a settled one) the answer is a settled value and no fiber runs; from the first step that
+   * must wait on, the rest is an effect. Steps run in the same order either way.
+   */
+  const deposit = (vault: Address, payload: unknown): Effect.Effect<DepositBuildResponse, BuildFlowError> => {
+    const parsed = parseDepositRequest(payload)
+    if (Either.isLeft(parsed)) return Either.left(parsed.left)
+    const mint = vaultMint(vault)
+    if (Either.isLeft(mint)) return Either.left(mint.left)
+    const request: DepositRequest = { vaultAddress: vault, request: parsed.right }
+    const code = codeToResolve(parsed.right)
+    const balance = balances.ofAssociatedAccount(parsed.right.userAddress, mint.right)
+    const blockhash = settled(blockhashes.latest)
+    const fee = blockhash !== undefined && Exit.isSuccess(blockhash) ? settled(fees.microLamportsPerComputeUnit) : undefined
+    const balanceNow = code === null && fee !== undefined && Exit.isSuccess(fee) ? settled(balance) : undefined
+    if (blockhash !== undefined && Exit.isFailure(blockhash)) return Exit.failCause(blockhash.cause)
+    if (fee !== undefined && Exit.isFailure(fee)) return Exit.failCause(fee.cause)
+    if (blockhash !== undefined && fee !== undefined && balanceNow !== undefined && Exit.isSuccess(balanceNow)) {
+      return buildDeposit(request, blockhash.value, fee.value, null, balanceNow.value)
+    }
+    return Effect.gen(function*() {
+      const latest = yield* blockhashes.latest
       const defaultPriorityFeeMicroLamports = yield* fees.microLamportsPerComputeUnit
-      const built = yield* projection.readSync((state) =>
+      // the code lookup and the balance read overlap; without a code no fiber is forked
+      const [resolved, userTokenBalance] = code === null
+        ? [null, yield* balance]
+        : yield* Effect.all([codes.resolve(code), balance], { concurrency: 2 })
+      return yield* buildDeposit(request, latest, defaultPriorityFeeMicroLamports, resolved?.referrer ?? null, userTokenBalance)
+    })
+  }
+
+  const buildWithdraw = (vault: Address, request: WithdrawRequest, blockhash: LatestBlockhash, defaultPriorityFeeMicroLamports: bigint) =>
+    finish(
+      projection.readSync((state) =>
         buildWithdrawTransaction({ state, program: state.programId, blockhash, defaultPriorityFeeMicroLamports, now: chainNow(state), vaultAddress: vault, request })
       )
-      return yield* preflight(yield* built)
+    )
+
+  /** A withdrawal: settled like a deposit when the blockhash and fee answer at once. */
+  const withdraw = (vault: Address, payload: unknown): Effect.Effect<WithdrawBuildResponse, BuildFlowError> => {
+    const parsed = parseWithdrawRequest(payload)
+    if (Either.isLeft(parsed)) return Either.left(parsed.left)
+    const mint = vaultMint(vault)
+    if (Either.isLeft(mint)) return Either.left(mint.left)
+    const blockhash = settled(blockhashes.latest)
+    const fee = blockhash !== undefined && Exit.isSuccess(blockhash) ? settled(fees.microLamportsPerComputeUnit) : undefined
+    if (blockhash !== undefined && Exit.isFailure(blockhash)) return Exit.failCause(blockhash.cause)
+    if (fee !== undefined && Exit.isFailure(fee)) return Exit.failCause(fee.cause)
+    if (blockhash !== undefined && fee !== undefined) return buildWithdraw(vault, parsed.right, blockhash.value, fee.value)
+    return Effect.gen(function*() {
+      const latest = yield* blockhashes.latest
+      const defaultPriorityFeeMicroLamports = yield* fees.microLamportsPerComputeUnit
+      return yield* buildWithdraw(vault, parsed.right, latest, defaultPriorityFeeMicroLamports)
     })
+  }
 
   return { deposit, withdraw }
 })
+
+/** What a build can fail with (refusals are answers, not failures). */
+type BuildFlowError = MalformedRequest | UnknownVault | ProjectionUnavailable | BlockhashUnavailable | SimulationFailed
+
+interface DepositRequest {
+  readonly vaultAddress: Address
+  readonly request: ParsedDepositRequest
+}
