@@ -1,7 +1,7 @@
 import type { UsdPrice } from "../../services/Prices.ts"
-import { toBalance } from "../api/users/balance.ts"
 import { stateAsOf } from "../api/vaults/vaultPath.ts"
 import type { ProjectionState } from "../domain/projection/state.ts"
+import { balanceJson } from "./balanceJson.ts"
 import { ReferrerJsonCache } from "./referrerJson.ts"
 import { dataTopicValue, positionIn } from "./snapshots.ts"
 import type { Topic } from "./topics.ts"
@@ -27,12 +27,10 @@ export class TopicJsonReader {
       return { asOf: stateAsOf(state), json: this.#referrers.json(state, topic.referrer, this.priceOf) }
     }
     if (topic.kind === "user") {
-      // toBalance builds exactly the Balance schema's keys in its order: the schema's projection
-      // would copy it unchanged (the tests compare with the encoded REST value).
       const view = state.vaults.get(topic.vault)
       if (view === undefined) return undefined
       const position = positionIn(state, view.address, topic.wallet)
-      const json = position === null ? "null" : JSON.stringify(toBalance(view, position, state.asOf, this.priceOf))
+      const json = position === null ? "null" : balanceJson(view, position, state.asOf, this.priceOf)
       return { asOf: stateAsOf(state), json }
     }
     const value = dataTopicValue(state, topic, this.priceOf)

@@ -287,6 +287,7 @@ export const run = async (): Promise<Record<string, number>> => {
       "fan-out round CPU time p99 ms": ms(percentile(roundMs, 0.99)),
       "server process CPU ms per s (1000 = one core)": Math.round((cpu.user + cpu.system) / 1_000 / elapsed),
       "server process CPU us per notification": Math.round((cpu.user + cpu.system) / notifications),
+      "  of which kernel (socket writes) us per notification": Math.round(cpu.system / notifications),
       "machine load average (1 min) at start": Number(loadAverage.toFixed(1)),
       "frames encoded/s (once per topic)": Math.round(framesPublished / elapsed),
       "fan-out messages/s (server)": Math.round(fanoutMessages / elapsed),

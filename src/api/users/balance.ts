@@ -8,6 +8,7 @@ import { Amount, amount, TokenQuantity, tokenQuantity } from "../amounts.ts"
 import { Address } from "../schemas.ts"
 import { assetOf } from "../vaults/toVaultRecord.ts"
 import { AssetInfo } from "../vaults/VaultRecord.ts"
+import type { UserBundleAccount } from "../../ntbundle/accounts.ts"
 import type { Position } from "./positionOf.ts"
 
 /** A wallet's position in one vault (facts §10.8), plus earnings, pending deposit and fees paid. */
@@ -37,15 +38,21 @@ export const Balance = Schema.Struct({
 }).annotations({ identifier: "Balance" })
 export type Balance = typeof Balance.Type
 
-export const toBalance = (
+/** The fields of a balance that move with the vault's valuation and chain time, not with the position alone. */
+export interface BalanceValuation {
+  readonly value: Balance["value"]
+  readonly earnings: Balance["earnings"]
+  readonly unpaidFeeEstimate: Balance["unpaidFeeEstimate"]
+}
+
+export const balanceValuation = (
   view: VaultView,
-  position: Position,
+  account: UserBundleAccount,
+  asset: AssetInfo,
   asOf: AsOf | null,
   priceOf: (mint: string) => UsdPrice | null
-): Balance => {
-  const asset = assetOf(view)
+): BalanceValuation => {
   const usd = priceOf(asset.mint)?.usd ?? null
-  const { account } = position
   const valuation = valuationOf(view)
   const valueRaw = valuation === null ? null : assetsFromShares(valuation, account.shares)
   const now = asOf?.blockTime ?? null
@@ -54,19 +61,35 @@ export const toBalance = (
       ? null
       : estimatePendingFees(valuation, account, resolveEffectiveFees(view.bundle, null), BigInt(now))
   return {
-    vault: view.address as Address,
-    user: account.owner,
-    asset,
-    shares: tokenQuantity(account.shares, asset.decimals),
     value: valueRaw === null ? null : amount(valueRaw, asset.decimals, usd),
-    netDeposits: tokenQuantity(account.netDeposits, asset.decimals),
     earnings: valueRaw === null ? null : tokenQuantity(valueRaw - account.netDeposits, asset.decimals),
-    pendingDeposit: tokenQuantity(account.pendingDeposit, asset.decimals),
-    feesPaid: tokenQuantity(account.totalFeeCharged, asset.decimals),
     unpaidFeeEstimate: fees === null || now === null ? null : {
       estimatedAt: now,
       totalFeeShares: tokenQuantity(fees.totalFeeShares, asset.decimals),
       value: amount(fees.feeValueRaw, asset.decimals, usd)
     }
+  }
+}
+
+export const toBalance = (
+  view: VaultView,
+  position: Position,
+  asOf: AsOf | null,
+  priceOf: (mint: string) => UsdPrice | null
+): Balance => {
+  const asset = assetOf(view)
+  const { account } = position
+  const { value, earnings, unpaidFeeEstimate } = balanceValuation(view, account, asset, asOf, priceOf)
+  return {
+    vault: view.address as Address,
+    user: account.owner,
+    asset,
+    shares: tokenQuantity(account.shares, asset.decimals),
+    value,
+    netDeposits: tokenQuantity(account.netDeposits, asset.decimals),
+    earnings,
+    pendingDeposit: tokenQuantity(account.pendingDeposit, asset.decimals),
+    feesPaid: tokenQuantity(account.totalFeeCharged, asset.decimals),
+    unpaidFeeEstimate
   }
 }

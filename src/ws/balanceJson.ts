@@ -1,0 +1,60 @@
+import type { UsdPrice } from "../../services/Prices.ts"
+import { tokenQuantity } from "../api/amounts.ts"
+import { balanceValuation } from "../api/users/balance.ts"
+import type { Position } from "../api/users/positionOf.ts"
+import { assetOf } from "../api/vaults/toVaultRecord.ts"
+import type { AssetInfo } from "../api/vaults/VaultRecord.ts"
+import type { AsOf } from "../domain/chainPosition.ts"
+import type { VaultView } from "../domain/projection/state.ts"
+import type { UserBundleAccount } from "../ntbundle/accounts.ts"
+
+/** A position's balance JSON around the valued fields, in the Balance schema's key order. */
+interface Fragments {
+  readonly vault: string
+  readonly mint: string
+  readonly symbol: string | null
+  readonly decimals: number
+  /** `{"vault":…,"user":…,"asset":…,"shares":…` */
+  readonly head: string
+  /** `,"netDeposits":…` */
+  readonly middle: string
+  /** `,"pendingDeposit":…,"feesPaid":…` */
+  readonly tail: string
+}
+
+// Per decoded position (each notification decodes a new one): a vault change re-values every
+// followed position in it, and only value, earnings and the fee estimate move with the vault.
+const fragmentsOf = new WeakMap<UserBundleAccount, Fragments>()
+
+const fragments = (vault: string, account: UserBundleAccount, asset: AssetInfo): Fragments => {
+  const cached = fragmentsOf.get(account)
+  if (
+    cached !== undefined && cached.vault === vault && cached.mint === asset.mint && cached.symbol === asset.symbol &&
+    cached.decimals === asset.decimals
+  ) return cached
+  const quantity = (raw: bigint) => JSON.stringify(tokenQuantity(raw, asset.decimals))
+  const made: Fragments = {
+    vault,
+    mint: asset.mint,
+    symbol: asset.symbol,
+    decimals: asset.decimals,
+    head: `{"vault":${JSON.stringify(vault)},"user":${JSON.stringify(account.owner)},"asset":${JSON.stringify(asset)},"shares":${quantity(account.shares)}`,
+    middle: `,"netDeposits":${quantity(account.netDeposits)}`,
+    tail: `,"pendingDeposit":${quantity(account.pendingDeposit)},"feesPaid":${quantity(account.totalFeeCharged)}`
+  }
+  fragmentsOf.set(account, made)
+  return made
+}
+
+/** `JSON.stringify` of the REST balance (`toBalance`, encoded), the position's own fields kept. */
+export const balanceJson = (
+  view: VaultView,
+  position: Position,
+  asOf: AsOf | null,
+  priceOf: (mint: string) => UsdPrice | null
+): string => {
+  const asset = assetOf(view)
+  const parts = fragments(view.address, position.account, asset)
+  const valued = balanceValuation(view, position.account, asset, asOf, priceOf)
+  return `${parts.head},"value":${JSON.stringify(valued.value)}${parts.middle},"earnings":${JSON.stringify(valued.earnings)}${parts.tail},"unpaidFeeEstimate":${JSON.stringify(valued.unpaidFeeEstimate)}}`
+}
