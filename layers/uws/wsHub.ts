@@ -17,7 +17,7 @@ import {
   subscribedFrame,
   unsubscribedFrame,
   updateFrame,
-  updateFrameAround
+  updateFrameOfJson
 } from "../../src/ws/protocol.ts"
 import { dataTopicValue, statusValue } from "../../src/ws/snapshots.ts"
 import { TopicBook } from "../../src/ws/topicBook.ts"
@@ -233,9 +233,28 @@ export class WsHub {
     const json = value.json
     if (json === this.book.lastData(topic.name)) return
     this.book.recordData(topic.name, json)
-    const frame = updateFrameAround(topic.name, this.book.nextSeq(topic.name), value.asOf, json)
+    const frame = updateFrameOfJson(this.#topicJson(topic), this.book.nextSeq(topic.name), this.#asOfJson(value.asOf), json)
     this.app.publish(topic.name, frame)
     this.onPublish?.(topic.name, frame)
+  }
+
+  // A round's frames share the asOf, and a topic's name is encoded for every update of it.
+  readonly #topicJsons = new WeakMap<Topic, string>()
+  #lastAsOf: unknown = undefined
+  #lastAsOfJson = ""
+
+  #topicJson(topic: Topic): string {
+    let json = this.#topicJsons.get(topic)
+    if (json === undefined) this.#topicJsons.set(topic, json = JSON.stringify(topic.name))
+    return json
+  }
+
+  #asOfJson(asOf: unknown): string {
+    if (asOf !== this.#lastAsOf) {
+      this.#lastAsOf = asOf
+      this.#lastAsOfJson = JSON.stringify(asOf)
+    }
+    return this.#lastAsOfJson
   }
 
   /**

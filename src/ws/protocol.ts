@@ -109,7 +109,11 @@ export const updateFrame = (topic: string, seq: number, asOf: unknown, data: unk
 
 /** The same frame, around data already encoded as JSON (the hub compares it with the last one sent). */
 export const updateFrameAround = (topic: string, seq: number, asOf: unknown, dataJson: string): string =>
-  `{"type":"update","topic":${JSON.stringify(topic)},"seq":${seq},"asOf":${JSON.stringify(asOf)},"data":${dataJson}}`
+  updateFrameOfJson(JSON.stringify(topic), seq, JSON.stringify(asOf), dataJson)
+
+/** The same frame from its topic, asOf and data each already encoded as JSON. */
+export const updateFrameOfJson = (topicJson: string, seq: number, asOfJson: string, dataJson: string): string =>
+  `{"type":"update","topic":${topicJson},"seq":${seq},"asOf":${asOfJson},"data":${dataJson}}`
 
 export const unsubscribedFrame = (id: unknown, topics: ReadonlyArray<string>): string =>
   JSON.stringify({ type: "unsubscribed", id, topics })
