@@ -14,6 +14,7 @@
 const STEPS = 24
 const LIMB = 2 ** STEPS
 const LIMBS = 11
+const INVERSE_LIMB = 1 / LIMB
 const MAX_ROUNDS = 200
 const CANCEL_BITS = 6
 const FIELD_LIMBS = 16
@@ -26,15 +27,37 @@ const gLimbs = new Float64Array(LIMBS)
 const fNext = new Float64Array(LIMBS)
 const gNext = new Float64Array(LIMBS)
 
-/** out = (left·f + right·g) / 2^STEPS over `length` limbs (exact: the low limb sums to 0 mod 2^24). */
-const combine = (out: Float64Array, f: Float64Array, g: Float64Array, left: number, right: number, length: number): void => {
-  let carry = (left * f[0]! + right * g[0]!) / LIMB
+/**
+ * outF = (u·f + v·g) / 2^STEPS and outG = (q·f + r·g) / 2^STEPS over `length` limbs, in one pass
+ * (exact: the low limbs sum to 0 mod 2^24).
+ */
+const combine = (
+  outF: Float64Array,
+  outG: Float64Array,
+  f: Float64Array,
+  g: Float64Array,
+  u: number,
+  v: number,
+  q: number,
+  r: number,
+  length: number
+): void => {
+  let f0 = f[0]!
+  let g0 = g[0]!
+  let carryF = (u * f0 + v * g0) * INVERSE_LIMB
+  let carryG = (q * f0 + r * g0) * INVERSE_LIMB
   for (let index = 1; index < length; index++) {
-    const sum = carry + left * f[index]! + right * g[index]!
-    carry = Math.floor(sum / LIMB)
-    out[index - 1] = sum - carry * LIMB
+    f0 = f[index]!
+    g0 = g[index]!
+    const sumF = carryF + u * f0 + v * g0
+    const sumG = carryG + q * f0 + r * g0
+    carryF = Math.floor(sumF * INVERSE_LIMB)
+    carryG = Math.floor(sumG * INVERSE_LIMB)
+    outF[index - 1] = sumF - carryF * LIMB
+    outG[index - 1] = sumG - carryG * LIMB
   }
-  out[length - 1] = carry
+  outF[length - 1] = carryF
+  outG[length - 1] = carryG
 }
 
 const isOne = (limbs: Float64Array, length: number): boolean => {
@@ -130,14 +153,14 @@ export const jacobiOfField = (a: Float64Array, maxRounds: number = MAX_ROUNDS): 
         sign ^= ((fl & gl) >>> 1) & 1
       }
       // Cancel the low `cancel` bits of g with w·f, w = −g/f mod 2^cancel (f^-1 = f·(2 − f²) mod 64).
-      const cancel = Math.min(remaining, eta + 1, CANCEL_BITS)
+      let cancel = remaining < CANCEL_BITS ? remaining : CANCEL_BITS
+      if (eta + 1 < cancel) cancel = eta + 1
       const w = Math.imul(Math.imul(fl, gl), Math.imul(fl, fl) - 2) & ((1 << cancel) - 1)
       gl = (gl + Math.imul(fl, w)) | 0
       q += u * w
       r += v * w
     }
-    combine(nextF, f, g, u, v, length)
-    combine(nextG, f, g, q, r, length)
+    combine(nextF, nextG, f, g, u, v, q, r, length)
     const oldF = f
     f = nextF
     nextF = oldF
