@@ -27,10 +27,16 @@ export const encodeBase58 = (bytes: Uint8Array): string => {
   const limbCount = Math.ceil(((bytes.length - leadingZeros) * 1.37) / 5) + 1
   const limbs = limbCount <= MAX_SCRATCH ? limbScratch : new Float64Array(limbCount)
   let used = 0
-  for (let index = leadingZeros; index < bytes.length; index++) {
-    let carry = bytes[index]!
+  // two bytes per step (limb · 2^16 + carry stays below 2^47): half the passes over the limbs;
+  // an odd count starts with one byte
+  let index = leadingZeros
+  while (index < bytes.length) {
+    const pair = (bytes.length - index) % 2 === 0
+    let carry = pair ? bytes[index]! * 256 + bytes[index + 1]! : bytes[index]!
+    const radix = pair ? 65536 : 256
+    index += pair ? 2 : 1
     for (let limb = 0; limb < used; limb++) {
-      const value = limbs[limb]! * 256 + carry
+      const value = limbs[limb]! * radix + carry
       carry = Math.floor(value / LIMB)
       limbs[limb] = value - carry * LIMB
     }
