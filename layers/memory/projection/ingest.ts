@@ -81,8 +81,27 @@ export class Ingest {
         return Effect.zipRight(this.handle(event), Effect.suspend(() => this.#handleFrom(events, i + 1)))
       }
     }
-    this.#flush()
+    this.#flushWhenIdle()
     return this.#reportListenerErrors()
+  }
+
+  /**
+   * A chunk's changes go out once the writer has applied everything it can without waiting: in a
+   * microtask, which runs when the writer fiber suspends for the next chunk (or yields), never
+   * after a timer. A queue hands a waiting consumer its first element alone and the rest as the next
+   * chunk; flushing per chunk cost a fan-out round (a frame to every follower of every builder
+   * summary moved) for that one update.
+   */
+  #flushWhenIdle(): void {
+    if (this.#flushScheduled || this.#pending.length === 0) return
+    this.#flushScheduled = true
+    queueMicrotask(this.#idleFlush)
+  }
+
+  #flushScheduled = false
+  readonly #idleFlush = (): void => {
+    this.#flushScheduled = false
+    this.#flush()
   }
 
   handle(event: ChainEvent): Effect.Effect<void, never, ChainSource> {
