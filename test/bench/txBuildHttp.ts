@@ -2,6 +2,7 @@ import { HttpApi } from "@effect/platform"
 import { getAddressDecoder, type Address } from "@solana/kit"
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
+import { createWriteStream } from "node:fs"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { Effect, Layer } from "effect"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
@@ -70,7 +71,10 @@ const startServer = (holders: ReadonlyArray<Address>): Promise<{ readonly child:
     })
     child.stdin!.end(JSON.stringify(holders))
     let output = ""
+    // BENCH_SERVER_STDOUT: copy the server's stdout to this file (with --trace-gc in BENCH_SERVER_NODE_ARGS, its GC pauses)
+    const copy = process.env.BENCH_SERVER_STDOUT === undefined ? undefined : createWriteStream(process.env.BENCH_SERVER_STDOUT)
     child.stdout!.on("data", (chunk) => {
+      copy?.write(chunk)
       output += String(chunk)
       const ready = /READY (\d+)/.exec(output)
       if (ready !== null) resolve({ child, port: Number(ready[1]) })
