@@ -1,5 +1,5 @@
 import type uws from "uwebsockets"
-import { Either } from "effect"
+import { type Effect, Either, type Exit } from "effect"
 import type { UsdPrice } from "../../services/Prices.ts"
 import type { Projection } from "../../services/Projection.ts"
 import { isLive, type ProjectionStatus } from "../../src/domain/status.ts"
@@ -20,6 +20,7 @@ import {
   updateFrameOfJson
 } from "../../src/ws/protocol.ts"
 import { dataTopicValue, statusValue } from "../../src/ws/snapshots.ts"
+import { isDecided, refusalFrame, type SubscribeMeter } from "./wsAdmission.ts"
 import { TopicBook } from "../../src/ws/topicBook.ts"
 import { TopicJsonReader } from "../../src/ws/topicJson.ts"
 import type { ProjectionState } from "../../src/domain/projection/state.ts"
@@ -32,9 +33,17 @@ export interface Connection {
   /** Followed data topics waiting for a snapshot (projection not live, or resyncing). */
   readonly held: Set<string>
   resyncing: boolean
+  readonly meter: SubscribeMeter
+  /** Messages that came while a subscribe's key check was waiting, answered in order after it. */
+  waiting: Array<ClientMessage | ProtocolError> | null
 }
 
+/** Messages a connection may send while a key check is waiting; more get `TOO_MANY_PENDING`. */
+const MAX_WAITING = 64
+
 export type Socket = uws.WebSocket<Connection>
+
+type SubscribeMessage = Extract<ClientMessage, { readonly op: "subscribe" }>
 
 /** Followed topics re-checked per turn of the event loop after chain time advanced. */
 const REFRESH_SLICE = 64
@@ -62,7 +71,9 @@ export class WsHub {
     readonly app: uws.TemplatedApp,
     readonly projection: Projection["Type"],
     readonly priceOf: (mint: string) => UsdPrice | null,
-    readonly limits: WsLimits
+    readonly limits: WsLimits,
+    /** Runs a key check that must wait (a key record not cached, a remote quota store). */
+    readonly runLater: (effect: Effect.Effect<unknown, unknown>, onExit: (exit: Exit.Exit<unknown, unknown>) => void) => void
   ) {
     this.#live = isLive(projection.currentStatus())
     this.#reader = new TopicJsonReader(priceOf)
@@ -98,19 +109,53 @@ export class WsHub {
     const decoded: ClientMessage | ProtocolError = message.byteLength > this.limits.maxMessageBytes
       ? { code: "MESSAGE_TOO_LARGE", message: `messages are limited to ${this.limits.maxMessageBytes} bytes` }
       : decodeClientMessage(Buffer.from(message).toString("utf8"))
-    ws.cork(() => {
-      if (isProtocolError(decoded)) {
-        ws.send(errorFrame(decoded))
-      } else if (decoded.op === "ping") {
-        ws.send(pongFrame)
-      } else if (decoded.op === "subscribe") {
-        this.#subscribe(ws, decoded.id, decoded.topics)
-      } else {
-        this.#unsubscribe(ws, decoded.id, decoded.topics)
-      }
-    })
+    const waiting = ws.getUserData().waiting
+    if (waiting === null) return this.#handle(ws, decoded)
+    if (waiting.length < MAX_WAITING) return void waiting.push(decoded)
+    ws.send(errorFrame({ code: "TOO_MANY_PENDING", message: `at most ${MAX_WAITING} messages may wait for a subscribe's key check` }))
+  }
+
+  #handle(ws: Socket, decoded: ClientMessage | ProtocolError): void {
+    if (!isProtocolError(decoded) && decoded.op === "subscribe") {
+      const admission = ws.getUserData().meter()
+      if (!isDecided(admission)) return this.#admitLater(ws, decoded, admission)
+      ws.cork(() => this.#subscribeIfAdmitted(ws, decoded, admission))
+    } else {
+      ws.cork(() => {
+        if (isProtocolError(decoded)) ws.send(errorFrame(decoded))
+        else if (decoded.op === "ping") ws.send(pongFrame)
+        else this.#unsubscribe(ws, decoded.id, decoded.topics)
+      })
+    }
     // Snapshots are sent directly, not published: a client that asks for many without reading is checked too.
     if (this.#sockets.has(ws)) this.#checkOne(ws)
+  }
+
+  #subscribeIfAdmitted(ws: Socket, decoded: SubscribeMessage, admission: Exit.Exit<unknown, unknown>): void {
+    const refusal = refusalFrame(decoded.id, admission)
+    if (refusal === null) this.#subscribe(ws, decoded.id, decoded.topics)
+    else ws.send(refusal)
+  }
+
+  /** The connection's later messages wait for the check, so that answers keep the order of requests. */
+  #admitLater(ws: Socket, decoded: SubscribeMessage, admission: Effect.Effect<unknown, unknown>): void {
+    const connection = ws.getUserData()
+    connection.waiting = []
+    this.runLater(admission, (exit) => {
+      // A closed socket must not be touched.
+      if (!this.#sockets.has(ws)) return
+      const queued = connection.waiting ?? []
+      connection.waiting = null
+      ws.cork(() => this.#subscribeIfAdmitted(ws, decoded, exit))
+      this.#checkOne(ws)
+      for (const next of queued) {
+        if (!this.#sockets.has(ws)) return
+        // A message answered just now may have started another check.
+        const waitingAgain = connection.waiting as Connection["waiting"]
+        if (waitingAgain !== null) waitingAgain.push(next)
+        else this.#handle(ws, next)
+      }
+    })
   }
 
   #subscribe(ws: Socket, id: unknown, names: ReadonlyArray<string>): void {

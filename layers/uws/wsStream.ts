@@ -1,4 +1,4 @@
-import { Effect, Either, Layer, Queue, Stream } from "effect"
+import { Effect, Either, Layer, Queue, Runtime, Stream } from "effect"
 import { Prices } from "../../services/Prices.ts"
 import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
 import { changeFeedOf } from "../memory/projection/changeFeed.ts"
@@ -32,7 +32,7 @@ export const WsStreamLive = (
       const partnerKey = yield* partnerKeyRuntime
       const runtime = yield* Effect.runtime<never>()
       const limits: WsLimits = { ...defaultWsLimits, ...options.limits }
-      const hub = new WsHub(app, projection, prices.priceOf, limits)
+      const hub = new WsHub(app, projection, prices.priceOf, limits, (effect, onExit) => Runtime.runCallback(runtime)(effect, { onExit }))
       options.observe?.(hub)
 
       app.ws<Connection>(STREAM_PATH, {
@@ -44,9 +44,9 @@ export const WsStreamLive = (
         upgrade: authenticatedUpgrade(runtime, partnerKey, {
           admit: (keyId) =>
             hub.connectionsOf(keyId) >= limits.maxConnectionsPerKey ? tooManyConnections(limits.maxConnectionsPerKey) : null,
-          accept: (res, keyId, headers, context) =>
+          accept: (res, keyId, headers, context, request) =>
             res.upgrade<Connection>(
-              { keyId, topics: new Map(), held: new Set(), resyncing: false },
+              { keyId, topics: new Map(), held: new Set(), resyncing: false, meter: () => partnerKey.run(request), waiting: null },
               headers.key,
               headers.protocol,
               headers.extensions,

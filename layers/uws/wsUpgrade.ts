@@ -18,7 +18,13 @@ export interface UpgradeGate {
   /** Null to accept the key's partner, or the refusal (e.g. over its connection limit). */
   readonly admit: (keyId: string) => RateLimited | null
   /** Called corked, still inside the upgrade: must call `res.upgrade`. */
-  readonly accept: (res: uws.HttpResponse, keyId: string, upgradeHeaders: UpgradeHeaders, context: uws.us_socket_context_t) => void
+  readonly accept: (
+    res: uws.HttpResponse,
+    keyId: string,
+    upgradeHeaders: UpgradeHeaders,
+    context: uws.us_socket_context_t,
+    request: RequestInfo
+  ) => void
 }
 
 export interface UpgradeHeaders {
@@ -83,7 +89,7 @@ export const authenticatedUpgrade = (
         const keyId = Context.get(exit.value.context as Context.Context<AuthenticatedPartner>, AuthenticatedPartner).keyId
         const refusal = gate.admit(keyId)
         if (refusal !== null) return refuse(errorToHttp(globalErrorTable, refusal, requestId))
-        gate.accept(res, keyId, upgradeHeaders, context)
+        gate.accept(res, keyId, upgradeHeaders, context, request)
       })
     }
   })

@@ -50,6 +50,10 @@ export type ErrorCode =
   | "UNKNOWN_TOPIC"
   | "TOO_MANY_TOPICS"
   | "VAULT_NOT_FOUND"
+  | "UNAUTHORIZED"
+  | "RATE_LIMITED"
+  | "TOO_MANY_PENDING"
+  | "INTERNAL_ERROR"
 
 export type ClientMessage =
   | { readonly op: "subscribe"; readonly id: unknown; readonly topics: ReadonlyArray<string> }

@@ -35,10 +35,17 @@ const MAINNET = generateApiKey("mainnet")
 /** Two requests per minute: the third upgrade is over the key's quota. */
 const METERED = generateApiKey("sandbox")
 
+/** Three requests per minute: the upgrade and two subscribes. */
+const SUBSCRIBE_METERED = generateApiKey("sandbox")
+/** Revoked while its connection is open. */
+const LATER_REVOKED = generateApiKey("sandbox")
+
 const stored = new Map<string, PartnerKeyRecord>([
   [hashApiKey(GOOD), record("good")],
   [hashApiKey(REVOKED), record("revoked", { revokedAt: new Date(1_000) })],
-  [hashApiKey(METERED), record("metered", { quotaLimit: 2, quotaWindowSeconds: 60 })]
+  [hashApiKey(METERED), record("metered", { quotaLimit: 2, quotaWindowSeconds: 60 })],
+  [hashApiKey(SUBSCRIBE_METERED), record("subscribe-metered", { quotaLimit: 3, quotaWindowSeconds: 60 })],
+  [hashApiKey(LATER_REVOKED), record("later-revoked")]
 ])
 
 const notUsed = Effect.die(new Error("not used by the upgrade"))
@@ -54,8 +61,11 @@ const PartnerKeysInMemory = Layer.succeed(PartnerKeys, {
   invalidations: Stream.concat(Stream.make({ _tag: "Listening" as const }), Stream.never)
 })
 
-/** The real `PartnerKeyLive` (environment check, revocation, quota) in front of the stream. */
-const partnerKey = PartnerKeyLive({ cluster: "sandbox", defaultQuota: { limit: 1_000, windowSeconds: 60 } }).pipe(
+/**
+ * The real `PartnerKeyLive` (environment check, revocation, quota) in front of the stream. Records
+ * stay cached 300 ms: a check after that reads the store again (asynchronously, as from Postgres).
+ */
+const partnerKey = PartnerKeyLive({ cluster: "sandbox", defaultQuota: { limit: 1_000, windowSeconds: 60 }, cacheTtlMs: 300 }).pipe(
   Layer.provide(Layer.merge(PartnerKeysInMemory, RateLimiterMemory))
 )
 
@@ -96,6 +106,35 @@ describe("/v2/stream upgrade behind the real partner key middleware", () => {
         const over = yield* Effect.flip(connect({ "x-api-key": METERED }))
         expect(over.status).toBe(429)
         expect(JSON.parse(over.body)).toMatchObject({ success: false, error: "RATE_LIMITED" })
+      }))
+
+    it.scoped("each subscribe counts against the key's quota: over it, an error frame and no subscription", () =>
+      Effect.gen(function*() {
+        const client = yield* connect({ "x-api-key": SUBSCRIBE_METERED })
+        client.send({ op: "subscribe", id: 1, topics: [`vault:${VAULT}`] })
+        expect(yield* client.next).toMatchObject({ type: "subscribed", id: 1 })
+        client.send({ op: "subscribe", id: 2, topics: ["status"] })
+        expect(yield* client.next).toMatchObject({ type: "subscribed", id: 2 })
+        client.send({ op: "subscribe", id: 3, topics: ["slots"] })
+        expect(yield* client.next).toMatchObject({ type: "error", id: 3, code: "RATE_LIMITED", message: expect.stringContaining("quota") })
+        // Not subscribed: unsubscribing removes nothing. The connection stays open.
+        client.send({ op: "unsubscribe", id: 4, topics: ["slots"] })
+        expect(yield* client.next).toEqual({ type: "unsubscribed", id: 4, topics: [] })
+      }))
+
+    it.scoped("a key revoked after the upgrade cannot subscribe once its record is read again; later messages keep their order", () =>
+      Effect.gen(function*() {
+        const client = yield* connect({ "x-api-key": LATER_REVOKED })
+        client.send({ op: "subscribe", id: 1, topics: [`vault:${VAULT}`] })
+        expect(yield* client.next).toMatchObject({ type: "subscribed", id: 1 })
+        stored.set(hashApiKey(LATER_REVOKED), record("later-revoked", { revokedAt: new Date() }))
+        yield* Effect.sleep("400 millis")
+        client.send({ op: "subscribe", id: 2, topics: ["status"] })
+        client.send({ op: "ping" })
+        client.send({ op: "unsubscribe", id: 3, topics: [`vault:${VAULT}`] })
+        expect(yield* client.next).toMatchObject({ type: "error", id: 2, code: "UNAUTHORIZED" })
+        expect(yield* client.next).toEqual({ type: "pong" })
+        expect(yield* client.next).toEqual({ type: "unsubscribed", id: 3, topics: [`vault:${VAULT}`] })
       }))
   })
 })
