@@ -57,11 +57,11 @@ const successEncoderOf = (
   })
   const first = members[0]!
   if (members.length === 1) {
-    return (value) => value instanceof PreEncoded ? Either.right({ status: first.status, body: value.bytes }) : first.encode(value)
+    return (value) => value instanceof PreEncoded ? Either.right({ status: first.status, body: value.wire }) : first.encode(value)
   }
   return (value) => {
     // With several success statuses a pre-encoded body goes out with the first one declared.
-    if (value instanceof PreEncoded) return Either.right({ status: first.status, body: value.bytes })
+    if (value instanceof PreEncoded) return Either.right({ status: first.status, body: value.wire })
     return (members.find((member) => member.is(value)) ?? first).encode(value)
   }
 }

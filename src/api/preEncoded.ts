@@ -9,16 +9,23 @@ const utf8 = new TextEncoder()
  */
 export class PreEncoded {
   #bytes: Uint8Array | undefined
+  #sent = false
 
   constructor(readonly body: string) {}
 
   /**
-   * The body as UTF-8, encoded on first use and kept: a transport sends bytes as they are, while a
-   * string is converted on every write (a two-byte string, which `JSON.stringify` returns when any
-   * input string was stored as one, at several times the cost).
+   * What a transport sends. A string is converted on every write (a two-byte string, which
+   * `JSON.stringify` returns when any input string was stored as one, at several times the cost),
+   * so a body sent again (cached per projection version) goes out as UTF-8 bytes made once; a
+   * one-off body (a build's answer) is sent as its string, without that extra copy.
    */
-  get bytes(): Uint8Array {
-    return this.#bytes ??= utf8.encode(this.body)
+  get wire(): string | Uint8Array {
+    if (this.#bytes !== undefined) return this.#bytes
+    if (!this.#sent) {
+      this.#sent = true
+      return this.body
+    }
+    return this.#bytes = utf8.encode(this.body)
   }
 
   /**
