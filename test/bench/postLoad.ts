@@ -53,8 +53,11 @@ export const postLoad = async (options: {
           const due = dueAt(index)
           const now = performance.now()
           if (due !== undefined && due > now) {
-            sentAt = due
-            setTimeout(() => socket.write(request(path, body)), due - now)
+            setTimeout(() => {
+              // Timers may fire a little before `due` by this clock: then the latency runs from the write.
+              sentAt = Math.min(due, performance.now())
+              socket.write(request(path, body))
+            }, due - now)
           } else {
             sentAt = due ?? now
             socket.write(request(path, body))
