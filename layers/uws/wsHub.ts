@@ -16,9 +16,9 @@ import {
   statusFrame,
   subscribedFrame,
   unsubscribedFrame,
-  updateFrame,
-  updateFrameOfJson
+  updateFrame
 } from "../../src/ws/protocol.ts"
+import { UpdateFrameWriter } from "../../src/ws/updateFrameWriter.ts"
 import { dataTopicValue, statusValue } from "../../src/ws/snapshots.ts"
 import { isDecided, refusalFrame, type SubscribeMeter } from "./wsAdmission.ts"
 import { TopicBook } from "../../src/ws/topicBook.ts"
@@ -63,7 +63,7 @@ export class WsHub {
   readonly #connectionsByKey = new Map<string, number>()
   #live: boolean
   /** Instrumentation (benchmarks, tests): called right after an update is handed to uWS publish. */
-  onPublish: ((topic: string, frame: string) => void) | null = null
+  onPublish: ((topic: string) => void) | null = null
   /** The most unsent bytes any connection held at a backpressure check (tests: memory stays bounded). */
   maxBufferedBytes = 0
 
@@ -258,11 +258,12 @@ export class WsHub {
   }
 
   /**
-   * One fan-out round: each topic whose value differs from its last update is encoded once and
-   * published to its followers (a change that leaves a topic's value as it was sends nothing).
+   * One fan-out round, in the topics' order: each topic whose value differs from its last update is
+   * encoded once and published to its followers (a change that leaves a topic's value as it was
+   * sends nothing).
    */
-  publishUpdates(topics: ReadonlySet<string>): void {
-    if (!this.#live || topics.size === 0) return
+  publishUpdates(topics: Iterable<string>): void {
+    if (!this.#live) return
     this.projection.readSync((state) => {
       for (const name of topics) {
         const topic = this.book.topic(name)
@@ -278,13 +279,13 @@ export class WsHub {
     const json = value.json
     if (json === this.book.lastData(topic.name)) return
     this.book.recordData(topic.name, json)
-    const frame = updateFrameOfJson(this.#topicJson(topic), this.book.nextSeq(topic.name), this.#asOfJson(value.asOf), json)
-    this.app.publish(topic.name, frame)
-    this.onPublish?.(topic.name, frame)
+    this.app.publish(topic.name, this.#frames.write(this.#topicJson(topic), this.book.nextSeq(topic.name), this.#asOfJson(value.asOf), json))
+    this.onPublish?.(topic.name)
   }
 
   // A round's frames share the asOf, and a topic's name is encoded for every update of it.
   readonly #topicJsons = new WeakMap<Topic, string>()
+  readonly #frames = new UpdateFrameWriter()
   #lastAsOf: unknown = undefined
   #lastAsOfJson = ""
 

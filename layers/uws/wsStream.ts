@@ -2,7 +2,7 @@ import { Effect, Either, Layer, Queue, Runtime, Stream } from "effect"
 import { Prices } from "../../services/Prices.ts"
 import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
 import { changeFeedOf } from "../memory/projection/changeFeed.ts"
-import { affectedTopics } from "../../src/ws/affectedTopics.ts"
+import { affectedTopics, TouchedTopics } from "../../src/ws/affectedTopics.ts"
 import { defaultWsLimits, transportBackpressureLimit, transportPayloadLimit, type WsLimits } from "../../src/ws/limits.ts"
 import { HttpServer } from "./HttpServer.ts"
 import { type Connection, WsHub } from "./wsHub.ts"
@@ -61,7 +61,7 @@ export const WsStreamLive = (
       })
       yield* Effect.addFinalizer(() => Effect.sync(() => hub.closeAll()))
 
-      const touched = new Set<string>()
+      const touched = new TouchedTopics()
       const noBuilders: ReadonlySet<string> = new Set()
       const buildersOf = (vault: string): ReadonlySet<string> =>
         Either.getOrElse(projection.readSync((state) => state.referrersByVault.get(vault)), () => noBuilders)
@@ -72,8 +72,8 @@ export const WsStreamLive = (
           any = true
           affectedTopics(batch.changes, hub.book, buildersOf, touched)
         }
-        if (any && hub.book.isFollowed("slots")) touched.add("slots")
-        hub.publishUpdates(touched)
+        if (any && hub.book.isFollowed("slots")) touched.direct.add("slots")
+        if (!touched.isEmpty) hub.publishUpdates(touched)
       }
       const feed = changeFeedOf(projection)
       if (feed !== null) {

@@ -5,37 +5,63 @@ import { referrerTopic, userTopic, vaultTopic } from "./topics.ts"
 const REFERRER_PREFIX = "referrer:"
 
 /**
+ * A fan-out round's topics in publishing order: first those of the accounts that changed (a vault's
+ * record, a position, a builder's own account), then the values those changes re-price (every
+ * followed position in a changed vault, the summaries of its builders). A vault update can move
+ * dozens of followed values; the followers of the account that changed should not wait behind them.
+ */
+export class TouchedTopics implements Iterable<string> {
+  readonly direct = new Set<string>()
+  readonly derived = new Set<string>()
+
+  get isEmpty(): boolean {
+    return this.direct.size === 0 && this.derived.size === 0
+  }
+
+  clear(): void {
+    this.direct.clear()
+    this.derived.clear()
+  }
+
+  /** Each topic once: the direct ones, then the derived ones not already among them. */
+  *[Symbol.iterator](): Iterator<string> {
+    yield* this.direct
+    for (const topic of this.derived) if (!this.direct.has(topic)) yield topic
+  }
+}
+
+/**
  * The followed topics whose value a run of changes may have moved, each once. A vault change moves
- * its record, every followed position in it and the summary of every builder registered or with
- * bound users there (`buildersOf`: the projection's per-vault builder index); a user change moves
- * that wallet's position (a bound position's builder gets its own `ReferrerChanged`); a builder
- * change moves its summary.
+ * its record (direct), every followed position in it and the summary of every builder registered or
+ * with bound users there (derived; `buildersOf`: the projection's per-vault builder index); a user
+ * change moves that wallet's position (a bound position's builder gets its own `ReferrerChanged`); a
+ * builder change moves its summary.
  */
 export const affectedTopics = (
   changes: Iterable<ProjectionChange>,
   book: TopicBook,
   buildersOf: (vault: string) => ReadonlySet<string>,
-  into: Set<string>
-): Set<string> => {
+  into: TouchedTopics
+): TouchedTopics => {
   for (const change of changes) {
     switch (change._tag) {
       case "VaultChanged": {
         const topic = vaultTopic(change.vault)
-        if (book.isFollowed(topic)) into.add(topic)
-        for (const user of book.userTopicsOf(change.vault)) into.add(user)
+        if (book.isFollowed(topic)) into.direct.add(topic)
+        for (const user of book.userTopicsOf(change.vault)) into.derived.add(user)
         const followed = book.referrerTopics()
-        if (followed.size > 0) addBuildersOf(buildersOf(change.vault), followed, book, into)
+        if (followed.size > 0) addBuildersOf(buildersOf(change.vault), followed, book, into.derived)
         break
       }
       case "UserChanged": {
         if (change.vault === null) break
         const topic = userTopic(change.vault, change.owner)
-        if (book.isFollowed(topic)) into.add(topic)
+        if (book.isFollowed(topic)) into.direct.add(topic)
         break
       }
       case "ReferrerChanged": {
         const topic = referrerTopic(change.wallet)
-        if (book.isFollowed(topic)) into.add(topic)
+        if (book.isFollowed(topic)) into.direct.add(topic)
         break
       }
     }

@@ -111,13 +111,13 @@ export const subscribedFrame = (id: unknown, topic: string, seq: number, asOf: u
 export const updateFrame = (topic: string, seq: number, asOf: unknown, data: unknown): string =>
   JSON.stringify({ type: "update", topic, seq, asOf, data })
 
-/** The same frame, around data already encoded as JSON (the hub compares it with the last one sent). */
-export const updateFrameAround = (topic: string, seq: number, asOf: unknown, dataJson: string): string =>
-  updateFrameOfJson(JSON.stringify(topic), seq, JSON.stringify(asOf), dataJson)
+/** An update frame's text up to its data, from its topic and asOf each already encoded as JSON. */
+export const updateFrameHead = (topicJson: string, seq: number, asOfJson: string): string =>
+  `{"type":"update","topic":${topicJson},"seq":${seq},"asOf":${asOfJson},"data":`
 
-/** The same frame from its topic, asOf and data each already encoded as JSON. */
+/** The same frame as `updateFrame`, from its topic, asOf and data each already encoded as JSON. */
 export const updateFrameOfJson = (topicJson: string, seq: number, asOfJson: string, dataJson: string): string =>
-  `{"type":"update","topic":${topicJson},"seq":${seq},"asOf":${asOfJson},"data":${dataJson}}`
+  `${updateFrameHead(topicJson, seq, asOfJson)}${dataJson}}`
 
 export const unsubscribedFrame = (id: unknown, topics: ReadonlyArray<string>): string =>
   JSON.stringify({ type: "unsubscribed", id, topics })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { affectedTopics } from "../../src/ws/affectedTopics.ts"
+import { affectedTopics, TouchedTopics } from "../../src/ws/affectedTopics.ts"
 import { TopicBook } from "../../src/ws/topicBook.ts"
 import { parseTopic } from "../../src/ws/topics.ts"
 
@@ -31,7 +31,7 @@ describe("affectedTopics", () => {
   const buildersOf = (vault: string): ReadonlySet<string> =>
     vault === VAULT ? new Set([IN_VAULT, NOT_FOLLOWED]) : vault === OTHER_VAULT ? new Set([ELSEWHERE]) : new Set()
   const affected = (...changes: Parameters<typeof affectedTopics>[0] extends Iterable<infer C> ? Array<C> : never) =>
-    [...affectedTopics(changes, book, buildersOf, new Set())].sort()
+    [...affectedTopics(changes, book, buildersOf, new TouchedTopics())].sort()
 
   it("a vault change: its record, the followed positions in it and the followed builders of that vault only", () => {
     expect(affected({ _tag: "VaultChanged", vault: VAULT })).toEqual(
@@ -44,7 +44,7 @@ describe("affectedTopics", () => {
 
   it("walks whichever set is smaller: the same answer when the vault has more builders than are followed", () => {
     const many = new Set([IN_VAULT, ...Array.from({ length: 50 }, (_, i) => `builder-${i}`)])
-    const touched = affectedTopics([{ _tag: "VaultChanged", vault: VAULT }], book, () => many, new Set())
+    const touched = affectedTopics([{ _tag: "VaultChanged", vault: VAULT }], book, () => many, new TouchedTopics())
     expect([...touched].filter((topic) => topic.startsWith("referrer:"))).toEqual([`referrer:${IN_VAULT}`])
   })
 
@@ -64,10 +64,32 @@ describe("affectedTopics", () => {
     )).toHaveLength(3)
   })
 
+  it("orders a round: the topics of the accounts that changed first, then the values they re-price, each once", () => {
+    const touched = affectedTopics([
+      { _tag: "VaultChanged", vault: VAULT },
+      { _tag: "UserChanged", account: "x", owner: WALLET, vault: OTHER_VAULT },
+      { _tag: "ReferrerChanged", wallet: IN_VAULT, vault: VAULT },
+      { _tag: "VaultChanged", vault: OTHER_VAULT }
+    ], book, buildersOf, new TouchedTopics())
+    expect([...touched]).toEqual([
+      `vault:${VAULT}`,
+      `user:${OTHER_VAULT}:${WALLET}`,
+      `referrer:${IN_VAULT}`,
+      `vault:${OTHER_VAULT}`,
+      // Derived: VAULT's position and OTHER_VAULT's builder; IN_VAULT and OTHER_VAULT's position went out above.
+      `user:${VAULT}:${WALLET}`,
+      `referrer:${ELSEWHERE}`
+    ])
+    expect(touched.isEmpty).toBe(false)
+    touched.clear()
+    expect(touched.isEmpty).toBe(true)
+    expect([...touched]).toEqual([])
+  })
+
   it("nothing when no builder topic is followed (the builder index is not even asked)", () => {
     const vaultsOnly = bookOf(`vault:${VAULT}`)
     let asked = 0
-    affectedTopics([{ _tag: "VaultChanged", vault: VAULT }], vaultsOnly, () => (asked++, new Set([IN_VAULT])), new Set())
+    affectedTopics([{ _tag: "VaultChanged", vault: VAULT }], vaultsOnly, () => (asked++, new Set([IN_VAULT])), new TouchedTopics())
     expect(asked).toBe(0)
   })
 })
