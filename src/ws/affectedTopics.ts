@@ -7,7 +7,8 @@ const REFERRER_PREFIX = "referrer:"
 /**
  * A fan-out round's topics in publishing order: first those of the accounts that changed (a vault's
  * record, a position, a builder's own account), then the values those changes re-price (every
- * followed position in a changed vault, the summaries of its builders). A vault update can move
+ * followed position in a changed vault, the summaries of its builders and of the builders whose
+ * bound positions moved). A vault update can move
  * dozens of followed values; the followers of the account that changed should not wait behind them.
  */
 export class TouchedTopics implements Iterable<string> {
@@ -34,8 +35,8 @@ export class TouchedTopics implements Iterable<string> {
  * The followed topics whose value a run of changes may have moved, each once. A vault change moves
  * its record (direct), every followed position in it and the summary of every builder registered or
  * with bound users there (derived; `buildersOf`: the projection's per-vault builder index); a user
- * change moves that wallet's position (a bound position's builder gets its own `ReferrerChanged`); a
- * builder change moves its summary.
+ * change moves that wallet's position (a bound position's builder gets its own `ReferrerChanged`,
+ * marked `cohort`: derived); a builder change moves its summary.
  */
 export const affectedTopics = (
   changes: Iterable<ProjectionChange>,
@@ -61,7 +62,7 @@ export const affectedTopics = (
       }
       case "ReferrerChanged": {
         const topic = referrerTopic(change.wallet)
-        if (book.isFollowed(topic)) into.direct.add(topic)
+        if (book.isFollowed(topic)) (change.cohort === true ? into.derived : into.direct).add(topic)
         break
       }
     }

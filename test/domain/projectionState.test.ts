@@ -51,7 +51,7 @@ describe("ProjectionState", () => {
     state.apply(update(aliceInA, 2, userBytes(alice, { shares: 100n })))
     expect(state.cohorts.get(builder, vaultA)).toBeUndefined()
     const bound = state.apply(update(aliceInA, 3, userBytes(alice, { shares: 100n, referrer: builder })))
-    expect(bound).toContainEqual({ _tag: "ReferrerChanged", wallet: builder, vault: vaultA })
+    expect(bound).toContainEqual({ _tag: "ReferrerChanged", wallet: builder, vault: vaultA, cohort: true })
     state.apply(update(bobInA, 3, userBytes(bob, { shares: 50n, referrer: builder })))
     state.apply(update(bobInB, 3, userBytes(bob, { shares: 9n, referrer: builder })))
 

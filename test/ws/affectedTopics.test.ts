@@ -80,6 +80,12 @@ describe("affectedTopics", () => {
       `user:${VAULT}:${WALLET}`,
       `referrer:${ELSEWHERE}`
     ])
+    // A builder whose bound position moved is re-priced, not changed itself.
+    const cohortMove = affectedTopics([
+      { _tag: "ReferrerChanged", wallet: ELSEWHERE, vault: VAULT, cohort: true },
+      { _tag: "UserChanged", account: "x", owner: WALLET, vault: VAULT }
+    ], book, buildersOf, new TouchedTopics())
+    expect([...cohortMove]).toEqual([`user:${VAULT}:${WALLET}`, `referrer:${ELSEWHERE}`])
     expect(touched.isEmpty).toBe(false)
     touched.clear()
     expect(touched.isEmpty).toBe(true)

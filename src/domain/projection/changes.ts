@@ -5,4 +5,10 @@
 export type ProjectionChange =
   | { readonly _tag: "VaultChanged"; readonly vault: string }
   | { readonly _tag: "UserChanged"; readonly account: string; readonly owner: string; readonly vault: string | null }
-  | { readonly _tag: "ReferrerChanged"; readonly wallet: string; readonly vault: string }
+  | {
+    readonly _tag: "ReferrerChanged"
+    readonly wallet: string
+    readonly vault: string
+    /** Set when a bound position moved the builder's cohort, not the builder's own ReferrerAccount. */
+    readonly cohort?: true
+  }

@@ -299,7 +299,7 @@ export class ProjectionState {
       cohort.users.add(address)
       cohort.shares += shares
       this.referrersByVault.add(vault, referrer)
-      changes.push({ _tag: "ReferrerChanged", wallet: referrer, vault })
+      changes.push({ _tag: "ReferrerChanged", wallet: referrer, vault, cohort: true })
     }
     changes.push({ _tag: "UserChanged", account: address, owner, vault })
   }
@@ -326,7 +326,7 @@ export class ProjectionState {
           }
         }
       }
-      changes.push({ _tag: "ReferrerChanged", wallet: referrer, vault: account.vault })
+      changes.push({ _tag: "ReferrerChanged", wallet: referrer, vault: account.vault, cohort: true })
     }
   }
 
