@@ -10,12 +10,17 @@ import { Schema } from "effect"
 export const formatTokenAmount = (raw: bigint, decimals: number): string => {
   const negative = raw < 0n
   const digits = (negative ? -raw : raw).toString()
-  if (decimals <= 0) return negative ? `-${digits}` : digits
-  const padded = digits.padStart(decimals + 1, "0")
-  const whole = padded.slice(0, padded.length - decimals)
-  const fraction = padded.slice(padded.length - decimals).replace(/0+$/, "")
-  const text = fraction === "" ? whole : `${whole}.${fraction}`
-  return negative ? `-${text}` : text
+  return negative ? `-${decimalText(digits, decimals)}` : decimalText(digits, decimals)
+}
+
+/** Base-10 digits of an integer as that integer / 10^decimals, trailing fraction zeros dropped. */
+const decimalText = (digits: string, decimals: number): string => {
+  if (decimals <= 0) return digits
+  const whole = digits.length > decimals ? digits.slice(0, digits.length - decimals) : "0"
+  const fraction = digits.length > decimals ? digits.slice(digits.length - decimals) : digits.padStart(decimals, "0")
+  let end = fraction.length
+  while (end > 0 && fraction.charCodeAt(end - 1) === 48 /* "0" */) end--
+  return end === 0 ? whole : `${whole}.${fraction.slice(0, end)}`
 }
 
 export const RawAmount = Schema.String.annotations({
@@ -43,8 +48,7 @@ export const tokenQuantity = (raw: bigint, decimals: number): TokenQuantity => (
 })
 
 /** The USD value of `raw` at `usdPerToken`, or null without a price. */
-export const amount = (raw: bigint, decimals: number, usdPerToken: number | null): Amount => ({
-  raw: raw.toString(),
-  token: formatTokenAmount(raw, decimals),
-  usd: usdPerToken === null ? null : Number(formatTokenAmount(raw, decimals)) * usdPerToken
-})
+export const amount = (raw: bigint, decimals: number, usdPerToken: number | null): Amount => {
+  const token = formatTokenAmount(raw, decimals)
+  return { raw: raw.toString(), token, usd: usdPerToken === null ? null : Number(token) * usdPerToken }
+}

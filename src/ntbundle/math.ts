@@ -178,16 +178,18 @@ export interface EffectiveFees {
   readonly managementFeeBps: number
 }
 
+// Top level, not a closure per call: the loader names every function it makes (a property write each).
+const pickRate = (flags: number, bit: number, custom: number | undefined, vaultRate: number): number =>
+  (flags & bit) !== 0 && custom !== undefined ? custom : vaultRate
+
 /** A set override bit replaces the vault's rate with the user's custom rate, even when that is 0. */
 export const resolveEffectiveFees = (bundle: BundleFeeSchedule, user: UserFeeOverrides | null): EffectiveFees => {
   const flags = user?.feeOverrideFlags ?? 0
-  const pick = (bit: number, custom: number | undefined, vaultRate: number): number =>
-    (flags & bit) !== 0 && custom !== undefined ? custom : vaultRate
   return {
-    depositFeeBps: pick(FEE_OVERRIDE_DEPOSIT, user?.customDepositFeeBps, bundle.depositFee),
-    withdrawalFeeBps: pick(FEE_OVERRIDE_WITHDRAWAL, user?.customWithdrawalFeeBps, bundle.withdrawalFee),
-    performanceFeeBps: pick(FEE_OVERRIDE_PERFORMANCE, user?.customPerformanceFeeBps, bundle.performanceFee),
-    managementFeeBps: pick(FEE_OVERRIDE_MANAGEMENT, user?.customManagementFeeBps, bundle.managementFeeBps)
+    depositFeeBps: pickRate(flags, FEE_OVERRIDE_DEPOSIT, user?.customDepositFeeBps, bundle.depositFee),
+    withdrawalFeeBps: pickRate(flags, FEE_OVERRIDE_WITHDRAWAL, user?.customWithdrawalFeeBps, bundle.withdrawalFee),
+    performanceFeeBps: pickRate(flags, FEE_OVERRIDE_PERFORMANCE, user?.customPerformanceFeeBps, bundle.performanceFee),
+    managementFeeBps: pickRate(flags, FEE_OVERRIDE_MANAGEMENT, user?.customManagementFeeBps, bundle.managementFeeBps)
   }
 }
 

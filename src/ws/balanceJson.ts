@@ -7,6 +7,7 @@ import type { AssetInfo } from "../api/vaults/VaultRecord.ts"
 import type { AsOf } from "../domain/chainPosition.ts"
 import type { VaultView } from "../domain/projection/state.ts"
 import type { UserBundleAccount } from "../ntbundle/accounts.ts"
+import { amountJson, quantityJson } from "./amountJson.ts"
 
 /** A position's balance JSON around the valued fields, in the Balance schema's key order. */
 interface Fragments {
@@ -56,5 +57,9 @@ export const balanceJson = (
   const asset = assetOf(view)
   const parts = fragments(view.address, position.account, asset)
   const valued = balanceValuation(view, position.account, asset, asOf, priceOf)
-  return `${parts.head},"value":${JSON.stringify(valued.value)}${parts.middle},"earnings":${JSON.stringify(valued.earnings)}${parts.tail},"unpaidFeeEstimate":${JSON.stringify(valued.unpaidFeeEstimate)}}`
+  const fees = valued.unpaidFeeEstimate
+  const feesJson = fees === null
+    ? "null"
+    : `{"estimatedAt":${fees.estimatedAt},"totalFeeShares":${quantityJson(fees.totalFeeShares)},"value":${amountJson(fees.value)}}`
+  return `${parts.head},"value":${amountJson(valued.value)}${parts.middle},"earnings":${quantityJson(valued.earnings)}${parts.tail},"unpaidFeeEstimate":${feesJson}}`
 }

@@ -171,4 +171,22 @@ describe("formatTokenAmount", () => {
     expect(formatTokenAmount(7n, 0)).toBe("7")
     expect(formatTokenAmount(123_456_789_012_345_678_901_234_567_890n, 18)).toBe("123456789012.34567890123456789")
   })
+
+  it("agrees with the textbook pad-split-trim on random amounts and decimals", () => {
+    const reference = (raw: bigint, decimals: number): string => {
+      const digits = (raw < 0n ? -raw : raw).toString()
+      if (decimals <= 0) return raw < 0n ? `-${digits}` : digits
+      const padded = digits.padStart(decimals + 1, "0")
+      const fraction = padded.slice(padded.length - decimals).replace(/0+$/, "")
+      const text = fraction === "" ? padded.slice(0, padded.length - decimals) : `${padded.slice(0, padded.length - decimals)}.${fraction}`
+      return raw < 0n ? `-${text}` : text
+    }
+    for (let i = 0; i < 5_000; i++) {
+      const digits = 1 + Math.floor(Math.random() * 30)
+      let raw = BigInt(Math.floor(Math.random() * 10 ** Math.min(digits, 15))) * 10n ** BigInt(Math.floor(Math.random() * 16))
+      if (Math.random() < 0.3) raw = -raw
+      const decimals = Math.floor(Math.random() * 20)
+      expect(formatTokenAmount(raw, decimals), `${raw} at ${decimals}`).toBe(reference(raw, decimals))
+    }
+  })
 })
