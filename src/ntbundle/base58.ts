@@ -101,7 +101,18 @@ export const decodeBase58Exact = (text: string, length: number): Uint8Array | un
 }
 
 /** Base58 text of a 32-byte value (an address or a blockhash). */
-export const encodeBase58Bytes32 = (bytes: Uint8Array): string => encodeBase58(bytes.length === 32 ? bytes : bytes.subarray(0, 32))
+export const encodeBase58Bytes32 = (bytes: Uint8Array): string => {
+  const key = bytes.length === 32 ? bytes : bytes.subarray(0, 32)
+  // The all-zero key (the system program, and "none" in optional pubkey fields) is common in accounts.
+  return key.length === 32 && isZeroKey(key) ? ZERO_KEY : encodeBase58(key)
+}
+
+const ZERO_KEY = "1".repeat(32)
+
+const isZeroKey = (key: Uint8Array): boolean => {
+  for (let i = 0; i < key.length; i++) if (key[i] !== 0) return false
+  return true
+}
 
 /** The 32 bytes a base58 string stands for; null when it is not base58 or not exactly 32 bytes. */
 export const decodeBase58Bytes32 = (text: string): Uint8Array | null => decodeBase58Exact(text, 32) ?? null

@@ -27,21 +27,34 @@ interface Fragments {
 // followed position in it, and only value, earnings and the fee estimate move with the vault.
 const fragmentsOf = new WeakMap<UserBundleAccount, Fragments>()
 
+// Per asset record (one per decoded Bundle): every position's head repeats it.
+const assetJsons = new WeakMap<AssetInfo, string>()
+
+const assetJson = (asset: AssetInfo): string => {
+  let json = assetJsons.get(asset)
+  if (json === undefined) assetJsons.set(asset, json = JSON.stringify(asset))
+  return json
+}
+
 const fragments = (vault: string, account: UserBundleAccount, asset: AssetInfo): Fragments => {
   const cached = fragmentsOf.get(account)
   if (
     cached !== undefined && cached.vault === vault && cached.mint === asset.mint && cached.symbol === asset.symbol &&
     cached.decimals === asset.decimals
   ) return cached
-  const quantity = (raw: bigint) => JSON.stringify(tokenQuantity(raw, asset.decimals))
+  const decimals = asset.decimals
   const made: Fragments = {
     vault,
     mint: asset.mint,
     symbol: asset.symbol,
-    decimals: asset.decimals,
-    head: `{"vault":${JSON.stringify(vault)},"user":${JSON.stringify(account.owner)},"asset":${JSON.stringify(asset)},"shares":${quantity(account.shares)}`,
-    middle: `,"netDeposits":${quantity(account.netDeposits)}`,
-    tail: `,"pendingDeposit":${quantity(account.pendingDeposit)},"feesPaid":${quantity(account.totalFeeCharged)}`
+    decimals,
+    head: `{"vault":${JSON.stringify(vault)},"user":${JSON.stringify(account.owner)},"asset":${assetJson(asset)},"shares":${
+      quantityJson(tokenQuantity(account.shares, decimals))
+    }`,
+    middle: `,"netDeposits":${quantityJson(tokenQuantity(account.netDeposits, decimals))}`,
+    tail: `,"pendingDeposit":${quantityJson(tokenQuantity(account.pendingDeposit, decimals))},"feesPaid":${
+      quantityJson(tokenQuantity(account.totalFeeCharged, decimals))
+    }`
   }
   fragmentsOf.set(account, made)
   return made
