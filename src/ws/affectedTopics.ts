@@ -8,8 +8,8 @@ const REFERRER_PREFIX = "referrer:"
  * A fan-out round's topics in publishing order: first those of the accounts that changed (a vault's
  * record, a position, a builder's own account), then the values those changes re-price (every
  * followed position in a changed vault, the summaries of its builders and of the builders whose
- * bound positions moved). A vault update can move
- * dozens of followed values; the followers of the account that changed should not wait behind them.
+ * bound positions moved). A vault update can move dozens of followed values; the followers of the
+ * account that changed should not wait behind them.
  */
 export class TouchedTopics implements Iterable<string> {
   readonly direct = new Set<string>()
