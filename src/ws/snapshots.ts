@@ -7,9 +7,7 @@ import { Balance, toBalance } from "../api/users/balance.ts"
 import { ReferrerSummary, toReferrerVaultSummary } from "../api/referrers/ReferrerSummary.ts"
 import type { Address } from "../api/schemas.ts"
 import { builderVaults } from "../domain/reporting/builderVaults.ts"
-import type { Position } from "../api/users/positionOf.ts"
-import type { UserBundleAccount } from "../ntbundle/accounts.ts"
-import { decodeUserBundleAccountFast } from "../domain/projection/accountDecoders.ts"
+import { findPosition } from "../api/users/positionOf.ts"
 import { stateAsOf } from "../api/vaults/vaultPath.ts"
 import { toVaultRecord } from "../api/vaults/toVaultRecord.ts"
 import { VaultRecord } from "../api/vaults/VaultRecord.ts"
@@ -22,25 +20,16 @@ const encodeBalance = shapeEncoder(Balance)
 const encodeStatus = shapeEncoder(StatusBody)
 const encodeReferrer = shapeEncoder(ReferrerSummary)
 
-/** Decoded positions by their raw bytes (never mutated: each notification brings new ones). */
-const decodedPositions = new WeakMap<Uint8Array, UserBundleAccount | null>()
-
 /**
- * The wallet's position in the vault, as `findPosition` of the REST read chooses it (the first of
- * the wallet's positions in that vault, in index order, that decodes), decoding only that one.
+ * The bytes of the wallet's position in the vault, the one `findPosition` of the REST read chooses
+ * (the first of the wallet's positions, in index order, whose vault is that one), read without
+ * decoding any: the raw account carries its resolved vault, and every position the projection keeps
+ * has the full layout (accountKind), so the first match is the one that decodes.
  */
-export const positionIn = (state: ProjectionState, vault: string, wallet: string): Position | null => {
+export const positionDataIn = (state: ProjectionState, vault: string, wallet: string): Uint8Array | null => {
   for (const address of state.positionsByOwner.get(wallet)) {
-    // The raw account carries its resolved vault: no need to decode the indexed user fields.
     const raw = state.accounts.get(address)
-    if (raw === undefined || raw.vault !== vault) continue
-    let account = decodedPositions.get(raw.data)
-    if (account === undefined) {
-      const decoded = decodeUserBundleAccountFast(raw.data)
-      account = Either.isRight(decoded) ? decoded.right : null
-      decodedPositions.set(raw.data, account)
-    }
-    if (account !== null) return { address, vault, account }
+    if (raw !== undefined && raw.vault === vault) return raw.data
   }
   return null
 }
@@ -66,7 +55,7 @@ export const dataTopicValue = (
     case "user": {
       const view = state.vaults.get(topic.vault)
       if (view === undefined) return undefined
-      const position = positionIn(state, view.address, topic.wallet)
+      const position = Either.getOrNull(findPosition(state, view, topic.wallet))
       return { asOf, data: position === null ? null : encodeBalance(toBalance(view, position, state.asOf, priceOf)) }
     }
     case "referrer":

@@ -1,9 +1,9 @@
 import type { UsdPrice } from "../../services/Prices.ts"
 import { stateAsOf } from "../api/vaults/vaultPath.ts"
 import type { ProjectionState } from "../domain/projection/state.ts"
-import { balanceJson } from "./balanceJson.ts"
+import { BalanceJsonWriter } from "./balanceJson.ts"
 import { ReferrerJsonCache } from "./referrerJson.ts"
-import { dataTopicValue, positionIn } from "./snapshots.ts"
+import { dataTopicValue, positionDataIn } from "./snapshots.ts"
 import type { Topic } from "./topics.ts"
 
 /** A topic's value as the JSON of its `data` (what an update carries), with the read's `asOf`. */
@@ -19,6 +19,7 @@ export interface TopicJson {
  */
 export class TopicJsonReader {
   readonly #referrers = new ReferrerJsonCache()
+  readonly #balances = new BalanceJsonWriter()
 
   constructor(private readonly priceOf: (mint: string) => UsdPrice | null) {}
 
@@ -29,8 +30,8 @@ export class TopicJsonReader {
     if (topic.kind === "user") {
       const view = state.vaults.get(topic.vault)
       if (view === undefined) return undefined
-      const position = positionIn(state, view.address, topic.wallet)
-      const json = position === null ? "null" : balanceJson(view, position, state.asOf, this.priceOf)
+      const position = positionDataIn(state, view.address, topic.wallet)
+      const json = position === null ? "null" : this.#balances.json(topic, view, position, state.asOf, this.priceOf)
       return { asOf: stateAsOf(state), json }
     }
     const value = dataTopicValue(state, topic, this.priceOf)

@@ -34,7 +34,16 @@ describe("TopicJsonReader", () => {
       const vault = vaults[i % vaults.length]!
       put(findUserBundlePda(program, wallets[i]!, vault)[0], encodeAccount({
         type: "UserBundleAccount",
-        data: blankUserBundleAccount(wallets[i]!, { shares: small(), netDeposits: small(), ...(referrer === null ? {} : { referrer }) })
+        data: blankUserBundleAccount(wallets[i]!, {
+          shares: small(),
+          netDeposits: small() - small(),
+          pendingDeposit: small(),
+          totalFeeCharged: small(),
+          // A fee estimate with and without a high-water mark and a management-fee start.
+          hwmPerShare: i % 2 === 0 ? 0n : small(),
+          lastManagementFeeTimestamp: i % 3 === 0 ? 0n : 1_700_000_000n + small() % 100_000_000n,
+          ...(referrer === null ? {} : { referrer })
+        })
       }))
     }
     const close = (address: string) => state.apply({ address, owner: program, slot: slot++, data: new Uint8Array() })

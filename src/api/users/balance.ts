@@ -8,7 +8,7 @@ import { Amount, amount, TokenQuantity, tokenQuantity } from "../amounts.ts"
 import { Address } from "../schemas.ts"
 import { assetOf } from "../vaults/toVaultRecord.ts"
 import { AssetInfo } from "../vaults/VaultRecord.ts"
-import type { UserBundleAccount } from "../../ntbundle/accounts.ts"
+import type { PositionBalanceFields } from "../../domain/projection/userFields.ts"
 import type { Position } from "./positionOf.ts"
 
 /** A wallet's position in one vault (facts §10.8), plus earnings, pending deposit and fees paid. */
@@ -47,7 +47,7 @@ export interface BalanceValuation {
 
 export const balanceValuation = (
   view: VaultView,
-  account: UserBundleAccount,
+  account: PositionBalanceFields,
   asset: AssetInfo,
   asOf: AsOf | null,
   priceOf: (mint: string) => UsdPrice | null

@@ -2,9 +2,9 @@ import { Either } from "effect"
 import type { DecodeError } from "../../ntbundle/errors.ts"
 import { encodeBase58Bytes32 } from "../../ntbundle/base58.ts"
 import { DEFINED_TYPE_FIELDS, type FieldDescriptor, type FieldType } from "../../ntbundle/generated/types.ts"
+import { readI128, readU128 } from "./wideInts.ts"
 
-// The projection decodes a Bundle on every update of it and a position for every followed one that
-// moves: @solana/kit's struct decoder copies the buffer for every numeric field it reads, which made
+// The projection decodes a Bundle on every update of it: @solana/kit's struct decoder copies the buffer for every numeric field it reads, which made
 // decoding the largest cost of applying an update. This reads the same layouts (the generated field
 // descriptors) straight from the bytes through one DataView.
 //
@@ -30,10 +30,6 @@ const take = (cursor: Cursor, size: number): number => {
   return at
 }
 
-const readU128 = (view: DataView, at: number): bigint => view.getBigUint64(at, true) | (view.getBigUint64(at + 8, true) << 64n)
-
-// The signed high half shifted up, its low 64 bits zero: OR-ing the unsigned low half in adds it.
-const readI128 = (view: DataView, at: number): bigint => view.getBigUint64(at, true) | (view.getBigInt64(at + 8, true) << 64n)
 
 const primitive = (type: string): Read => {
   switch (type) {

@@ -1,10 +1,12 @@
 import { type Address, getAddressDecoder } from "@solana/kit"
-import { Either } from "effect"
+import { Either, FastCheck } from "effect"
 import { randomBytes } from "node:crypto"
 import { describe, expect, it } from "vitest"
-import { readOwner, readShares, readUserIndexFields } from "../../../src/domain/projection/userFields.ts"
+import { readBalanceFields, readOwner, readShares, readUserIndexFields } from "../../../src/domain/projection/userFields.ts"
 import { decodeUserBundleAccount, encodeAccount } from "../../../src/ntbundle/accounts.ts"
 import { blankUserBundleAccount } from "../../../src/ntbundle/blankAccounts.ts"
+import { USER_BUNDLE_ACCOUNT_FIELDS } from "../../../src/ntbundle/generated/accounts.ts"
+import { structArbitrary } from "../../support/fieldArbitraries.ts"
 
 const randomAddress = (): Address => getAddressDecoder().decode(randomBytes(32))
 const randomU128 = (): bigint => BigInt(`0x${randomBytes(16).toString("hex")}`)
@@ -41,5 +43,25 @@ describe("user index fields read in place", () => {
       expect(readOwner(data)).toBe(decoded(data).owner)
       expect(readShares(data)).toBe(decoded(data).shares)
     }
+  })
+})
+
+describe("balance fields read in place", () => {
+  it("agree with the full decoder on random positions (every field random, extremes included)", () => {
+    FastCheck.assert(
+      FastCheck.property(structArbitrary(USER_BUNDLE_ACCOUNT_FIELDS), (fields) => {
+        const data = encodeAccount({ type: "UserBundleAccount", data: fields } as never)
+        const account = Either.getOrThrow(decodeUserBundleAccount(data))
+        expect(readBalanceFields(data)).toEqual({
+          shares: account.shares,
+          pendingDeposit: account.pendingDeposit,
+          hwmPerShare: account.hwmPerShare,
+          lastManagementFeeTimestamp: account.lastManagementFeeTimestamp,
+          netDeposits: account.netDeposits,
+          totalFeeCharged: account.totalFeeCharged
+        })
+      }),
+      { numRuns: 500 }
+    )
   })
 })
