@@ -241,7 +241,7 @@ export class WsHub {
     }
     ws.subscribe(topic.name)
     // Before the topic's first update, its followers have this value: the baseline updates differ from.
-    if (this.book.lastData(topic.name) === undefined) this.book.recordData(topic.name, JSON.stringify(value.right.data))
+    if (!this.book.lastData.has(topic.name)) this.book.lastData.record(topic.name, Buffer.from(JSON.stringify(value.right.data)))
     ws.send(subscribedFrame(id, topic.name, this.book.currentSeq(topic.name), value.right.asOf, value.right.data))
     return true
   }
@@ -276,10 +276,10 @@ export class WsHub {
   #publishIfChanged(state: ProjectionState, topic: Topic): void {
     const value = this.#reader.read(state, topic)
     if (value === undefined) return
-    const json = value.json
-    if (json === this.book.lastData(topic.name)) return
-    this.book.recordData(topic.name, json)
-    this.app.publish(topic.name, this.#frames.write(this.#topicJson(topic), this.book.nextSeq(topic.name), this.#asOfJson(value.asOf), json))
+    const data = this.#frames.writeData(value.json)
+    if (this.book.lastData.equals(topic.name, data)) return
+    this.book.lastData.record(topic.name, data)
+    this.app.publish(topic.name, this.#frames.frame(this.#topicJson(topic), this.book.nextSeq(topic.name), this.#asOfJson(value.asOf)))
     this.onPublish?.(topic.name)
   }
 

@@ -1,3 +1,4 @@
+import { LastData } from "./lastData.ts"
 import type { Topic } from "./topics.ts"
 
 /**
@@ -10,9 +11,10 @@ export class TopicBook {
   readonly #followers = new Map<string, number>()
   readonly #topics = new Map<string, Topic>()
   readonly #seq = new Map<string, number>()
-  readonly #lastData = new Map<string, string>()
   readonly #userTopicsByVault = new Map<string, Set<string>>()
   readonly #referrerTopics = new Set<string>()
+  /** The data last published on each followed topic. */
+  readonly lastData = new LastData()
 
   follow(topic: Topic): void {
     const count = this.#followers.get(topic.name) ?? 0
@@ -36,7 +38,7 @@ export class TopicBook {
     this.#followers.delete(topic.name)
     this.#topics.delete(topic.name)
     this.#seq.delete(topic.name)
-    this.#lastData.delete(topic.name)
+    this.lastData.delete(topic.name)
     this.#referrerTopics.delete(topic.name)
     if (topic.kind === "user") {
       const topics = this.#userTopicsByVault.get(topic.vault)
@@ -57,15 +59,6 @@ export class TopicBook {
   /** Every followed topic. */
   topics(): IterableIterator<Topic> {
     return this.#topics.values()
-  }
-
-  /** The JSON of the data last published on the topic (undefined before its first update). */
-  lastData(name: string): string | undefined {
-    return this.#lastData.get(name)
-  }
-
-  recordData(name: string, json: string): void {
-    this.#lastData.set(name, json)
   }
 
   currentSeq(name: string): number {
