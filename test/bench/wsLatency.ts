@@ -20,7 +20,7 @@ import { listenForTest } from "../support/httpTestServer.ts"
 import { memoryChainStore } from "../support/memoryChainStore.ts"
 import { PartnerKeyStandIn } from "../support/partnerKeyStandIn.ts"
 import { scriptedChainSource } from "../support/scriptedChainSource.ts"
-import { type ClientReport, startClients } from "./wsFanout.ts"
+import { type ClientReport, idlePolicyAvailable, startClients } from "./wsFanout.ts"
 
 /**
  * `/v2/stream` server-side latency: chain notification received -> WebSocket frame handed to uWS.
@@ -31,8 +31,9 @@ import { type ClientReport, startClients } from "./wsFanout.ts"
  * yielded to the projection is recorded, and the hub's publish hook records when the frame of the
  * topic of the account that notification changed is published (and when the round that published
  * it, with the positions and summaries it re-priced, ended). CLIENTS WebSocket clients follow vault,
- * user and builder topics and check `seq`: in child processes at the lowest CPU priority, standing in
- * for partners on other machines (on a small machine they would otherwise take the server's cores).
+ * user and builder topics and check `seq`: in child processes at the lowest CPU priority (the idle
+ * scheduling policy where chrt is available), standing in for partners on other machines (on a small
+ * machine they would otherwise take the server's cores).
  *
  *   npx tsx test/bench/wsLatency.ts   (BENCH_CLIENTS, BENCH_RATE, BENCH_SECONDS to change the load;
  *   BENCH_CPU_PROFILE=<file> writes a CPU profile of the measured window only, without set-up)
@@ -282,6 +283,7 @@ export const run = async (): Promise<Record<string, number>> => {
     const clientFrames = reports.reduce((sum, report) => sum + report.frames, 0)
     return {
       clients,
+      "client processes under the idle CPU policy (1) or at nice 19 (0)": idlePolicyAvailable() ? 1 : 0,
       vaultTopics: new Set(topics.slice(0, vaultClients)).size,
       userTopics: userClients,
       builderTopics: Math.min(builderClients, BUILDERS),
