@@ -69,6 +69,57 @@ describe("ProjectionState", () => {
     expect(state.accounts.has(bobInA)).toBe(false)
   })
 
+  it("keeps the same indexes as a state built from the final accounts, through random position updates, rebindings and closures", () => {
+    const owners = [alice, bob, builder]
+    const builders = [null, builder, bob]
+    const positions = owners.flatMap((owner) => [vaultA, vaultB].map((vault) => ({ owner, address: findUserBundlePda(program, owner, vault)[0] })))
+    const state = new ProjectionState(program)
+    state.apply(update(vaultA, 1, bundleBytes()))
+    state.apply(update(vaultB, 1, bundleBytes()))
+    const live = new Map<string, Uint8Array>()
+    const referrerOf = new Map<string, Address | null>()
+    let slot = 2
+    const indexes = (of: ProjectionState) => ({
+      positionsByOwner: owners.map((owner) => [...of.positionsByOwner.get(owner)].sort()),
+      activeOwners: [...of.activeOwners].sort(),
+      cohorts: builders.flatMap((wallet) =>
+        wallet === null ? [] : [vaultA, vaultB].map((vault) => {
+          const cohort = of.cohorts.get(wallet, vault)
+          return cohort === undefined ? null : { shares: cohort.shares, users: [...cohort.users].sort() }
+        })
+      ),
+      referrersByVault: [vaultA, vaultB].map((vault) => [...of.referrersByVault.get(vault)].sort()),
+      users: [...of.users].sort(([a], [b]) => a.localeCompare(b))
+    })
+    for (let step = 0; step < 600; step++) {
+      const { owner, address } = positions[Math.floor(Math.random() * positions.length)]!
+      const roll = Math.random()
+      if (roll < 0.1) {
+        state.apply({ address, owner: "11111111111111111111111111111111", slot: slot++, data: new Uint8Array() })
+        live.delete(address)
+        referrerOf.delete(address)
+      } else if (roll < 0.15 && live.has(address)) {
+        // Older than what is stored: ignored.
+        state.apply(update(address, 0, userBytes(owner, { shares: 1n })))
+      } else {
+        // Mostly the same builder as before (amounts move), sometimes another one or none.
+        const referrer = Math.random() < 0.7 && referrerOf.has(address) ? referrerOf.get(address)! : builders[Math.floor(Math.random() * builders.length)]!
+        const shares = Math.random() < 0.3 ? 0n : BigInt(Math.floor(Math.random() * 1_000))
+        const data = userBytes(owner, { shares, ...(referrer === null ? {} : { referrer }) })
+        state.apply(update(address, slot++, data))
+        live.set(address, data)
+        referrerOf.set(address, referrer)
+      }
+      if (step % 50 === 49) {
+        const rebuilt = new ProjectionState(program)
+        rebuilt.apply(update(vaultA, 1, bundleBytes()))
+        rebuilt.apply(update(vaultB, 1, bundleBytes()))
+        for (const [address, data] of live) rebuilt.apply(update(address, 2, data))
+        expect(indexes(state)).toEqual(indexes(rebuilt))
+      }
+    }
+  })
+
   it("ignores an update older than the stored one and bumps the version only on change", () => {
     const state = new ProjectionState(program)
     state.apply(update(vaultA, 10, bundleBytes({ totalShares: 5n })))

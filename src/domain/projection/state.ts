@@ -17,7 +17,7 @@ import { type AccountKind, accountKind } from "./accountKind.ts"
 import type { ProjectionChange } from "./changes.ts"
 import { type Cohort, NestedMap, SetIndex, SortedSet } from "./indexes.ts"
 import { applyPriceAccount, isPriceAccountUpdate, type PriceAccount } from "./priceAccounts.ts"
-import { ownerBytes, readUserIndexFields } from "./userFields.ts"
+import { ownerBytes, readShares, readUserIndexFields, sameOwnerAndReferrer } from "./userFields.ts"
 import { findUserVault } from "./userVault.ts"
 
 /** One program account as the chain last showed it: the raw bytes are the source of truth. */
@@ -164,6 +164,9 @@ export class ProjectionState {
     }
     const previous = this.accounts.get(update.address)
     if (previous !== undefined && update.slot < previous.slot) return NO_CHANGES
+    if (previous !== undefined && this.#isPositionUpdateInPlace(previous, update, vaultHint)) {
+      return this.#updatePositionInPlace(update, previous)
+    }
     const changes: Array<ProjectionChange> = []
     if (previous !== undefined) this.#unindex(update.address, previous, changes)
     const knownVault = vaultHint ?? previous?.vault ?? null
@@ -302,6 +305,39 @@ export class ProjectionState {
       changes.push({ _tag: "ReferrerChanged", wallet: referrer, vault, cohort: true })
     }
     changes.push({ _tag: "UserChanged", account: address, owner, vault })
+  }
+
+  /**
+   * Most updates of a position move its amounts only: same owner, same builder, same vault. Those
+   * keep every index entry where it is (only the share sums move), where unindexing and indexing
+   * again would take the position out of its owner's set and its builder's cohort and put it back.
+   */
+  #isPositionUpdateInPlace(previous: RawAccount, update: AccountUpdate, vaultHint: string | null): boolean {
+    return previous.kind === "UserBundleAccount" && previous.vault !== null && (vaultHint === null || vaultHint === previous.vault) &&
+      update.owner === this.programId && update.data.length > 0 && accountKind(update.data) === "UserBundleAccount" &&
+      sameOwnerAndReferrer(previous.data, update.data)
+  }
+
+  #updatePositionInPlace(update: AccountUpdate, previous: RawAccount): ReadonlyArray<ProjectionChange> {
+    const vault = previous.vault!
+    const account: RawAccount = { owner: update.owner, slot: update.slot, data: update.data, kind: "UserBundleAccount", vault }
+    this.accounts.set(update.address, account)
+    const before = readShares(previous.data)
+    const { owner, shares, referrer } = readUserIndexFields(update.data)
+    if ((before > 0n) !== (shares > 0n)) {
+      const active = (this.activeOwners.get(owner) ?? 0) + (shares > 0n ? 1 : -1)
+      if (active === 0) this.activeOwners.delete(owner)
+      else this.activeOwners.set(owner, active)
+    }
+    const changes: Array<ProjectionChange> = []
+    if (referrer !== null) {
+      const cohort = this.cohorts.get(referrer, vault)
+      if (cohort !== undefined) cohort.shares += shares - before
+      changes.push({ _tag: "ReferrerChanged", wallet: referrer, vault, cohort: true })
+    }
+    changes.push({ _tag: "UserChanged", account: update.address, owner, vault })
+    this.version++
+    return changes
   }
 
   #unindexUser(address: string, account: RawAccount, changes: Array<ProjectionChange>): void {

@@ -69,6 +69,15 @@ export const readOwner = (data: Uint8Array): string => {
   return owner
 }
 
+const sameBytes = (a: Uint8Array, b: Uint8Array, offset: number, length: number): boolean => {
+  for (let i = offset; i < offset + length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/** Whether two versions of a position have the same owner and the same bound builder (or none). */
+export const sameOwnerAndReferrer = (a: Uint8Array, b: Uint8Array): boolean =>
+  sameBytes(a, b, OWNER_OFFSET, 32) && sameBytes(a, b, REFERRER_OFFSET, 32)
+
 export const readUserIndexFields = (data: Uint8Array): UserIndexFields => ({
   owner: readOwner(data),
   shares: readShares(data),
