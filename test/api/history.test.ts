@@ -67,7 +67,7 @@ describe("vault history", () => {
         const base = `${url}/v2/vault/${VAULT}/snapshots`
         const filtered = yield* fetchJson(`${base}?startDate=2026-02-10&endDate=2026-02-12`, keyed)
         expect(filtered.body.data.snapshots.map((s: { date: string }) => s.date)).toEqual(["2026-02-10", "2026-02-11", "2026-02-12"])
-        for (const query of ["startDate=2026-02-30", "endDate=yesterday", "limit=0", "limit=101", "limit=x"]) {
+        for (const query of ["startDate=2026-02-30", "startDate=2026-13-01", "endDate=2026-11-32", "startDate=2026-00-10", "endDate=2026-99-99", "endDate=yesterday", "limit=0", "limit=101", "limit=x"]) {
           const response = yield* fetchJson(`${base}?${query}`, keyed)
           expect(response.status, query).toBe(400)
         }

@@ -108,7 +108,7 @@ describe("GET /v2/referrer/{address}/history", () => {
         const reversed = yield* fetchJson(`${base}?startDate=2026-03-08&endDate=2026-03-07`, keyed)
         expect(reversed.status).toBe(400)
         expect(reversed.body).toMatchObject({ success: false, error: "INVALID_QUERY" })
-        for (const query of ["startDate=2026-02-30", "endDate=today", "limit=0", "limit=101", "includePartial=maybe"]) {
+        for (const query of ["startDate=2026-02-30", "startDate=2026-13-01", "endDate=2026-00-10", "endDate=today", "limit=0", "limit=101", "includePartial=maybe"]) {
           const response = yield* fetchJson(`${base}?${query}`, keyed)
           expect(response.status, query).toBe(400)
           expect(response.body.success).toBe(false)

@@ -2,9 +2,16 @@ import { Schema } from "effect"
 
 const DAY_MS = 86_400_000
 
-/** A UTC calendar date `YYYY-MM-DD` that exists (no 2026-02-30). */
+/** True for a `YYYY-MM-DD` that is a real calendar date (no 2026-02-30, no month 13). */
+export const isUtcDate = (value: string): boolean => {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false
+  const ms = Date.parse(`${value}T00:00:00Z`)
+  return !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(value)
+}
+
+/** A UTC calendar date `YYYY-MM-DD` that exists. */
 export const UtcDate = Schema.String.pipe(
-  Schema.filter((value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), {
+  Schema.filter(isUtcDate, {
     message: () => "expected a UTC date YYYY-MM-DD"
   })
 ).annotations({ identifier: "UtcDate", description: "UTC calendar date, YYYY-MM-DD", examples: ["2026-09-01"] })
