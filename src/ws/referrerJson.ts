@@ -1,4 +1,4 @@
-import type { UsdPrice } from "../../services/Prices.ts"
+import type { UsdPrice } from "../domain/usdPrice.ts"
 import { toReferrerVaultSummary } from "../api/referrers/ReferrerSummary.ts"
 import { assetOf } from "../api/vaults/toVaultRecord.ts"
 import type { Cohort } from "../domain/projection/indexes.ts"

@@ -1,5 +1,5 @@
 import { Either } from "effect"
-import type { UsdPrice } from "../../services/Prices.ts"
+import type { UsdPrice } from "../domain/usdPrice.ts"
 import type { ProjectionState } from "../domain/projection/state.ts"
 import type { ProjectionStatus } from "../domain/status.ts"
 import { StatusBody, toStatusBody } from "../api/system/statusBody.ts"

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { UsdPrice } from "../../../services/Prices.ts"
+import type { UsdPrice } from "../../domain/usdPrice.ts"
 import type { BuilderVault } from "../../domain/reporting/builderVaults.ts"
 import { tierStanding } from "../../domain/reporting/tierStanding.ts"
 import { valuationOf } from "../../domain/vaultValuation.ts"

@@ -12,6 +12,7 @@ import {
 import { decodeBase58Bytes32 } from "../../ntbundle/base58.ts"
 import { findBundleTempDataPda, findOraclePda } from "../../ntbundle/pdas.ts"
 import type { AsOf } from "../chainPosition.ts"
+import type { AccountUpdate } from "./accountUpdate.ts"
 import { decodeBundleFast } from "./accountDecoders.ts"
 import { type AccountKind, accountKind } from "./accountKind.ts"
 import type { ProjectionChange } from "./changes.ts"
@@ -28,14 +29,6 @@ export interface RawAccount {
   readonly kind: AccountKind
   /** A UserBundleAccount's vault (derived from its address), null when unknown or not a position. */
   readonly vault: string | null
-}
-
-export interface AccountUpdate {
-  readonly address: string
-  readonly owner: string
-  readonly slot: number
-  /** Empty when the account was closed. */
-  readonly data: Uint8Array
 }
 
 export interface VaultView {
