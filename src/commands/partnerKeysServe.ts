@@ -1,5 +1,5 @@
 import { Effect, Layer, Option, Redacted } from "effect"
-import { PartnerKeyLive } from "../../layers/auth/PartnerKeyLive.ts"
+import { PartnerKeyLive } from "../../layers/memory/PartnerKeyLive.ts"
 import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
 import { PartnerKeysLive } from "../../layers/postgres/PartnerKeysLive.ts"
 import { PartnerKeys } from "../../services/PartnerKeys.ts"

@@ -1,7 +1,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { Effect, Layer, Option, Redacted, Stream } from "effect"
-import { PartnerKeyLive } from "../../layers/auth/PartnerKeyLive.ts"
+import { PartnerKeyLive } from "../../layers/memory/PartnerKeyLive.ts"
 import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
 import { WsStreamLive } from "../../layers/uws/wsStream.ts"
 import { PartnerKeys, type PartnerKeyRecord } from "../../services/PartnerKeys.ts"
