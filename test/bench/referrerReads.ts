@@ -78,12 +78,12 @@ const serve = () => {
   let size = 0
   for (const wallet of state.cohorts.outerKeys()) {
     let count = 0
-    for (const cohort of state.cohorts.entries(wallet).values()) count += cohort.users.size
+    for (const cohort of state.cohorts.entries(wallet).values()) count += cohort.positions.size
     if (count > size) [builder, size] = [wallet, count]
   }
   const members: Array<{ vault: string; wallet: string }> = []
   for (const [vault, cohort] of state.cohorts.entries(builder)) {
-    for (const position of cohort.users) members.push({ vault, wallet: state.users.get(position)!.owner })
+    for (const position of cohort.positions) members.push({ vault, wallet: state.users.get(position)!.owner })
   }
   process.stderr.write(`bench server: ${BULK_USERS} bulk positions, builder ${builder} with ${size} users, state built in ${Math.round(performance.now() - began)} ms\n`)
 

@@ -291,8 +291,8 @@ export class ProjectionState {
     this.positionsByOwner.add(owner, address)
     if (shares > 0n) this.activeOwners.set(owner, (this.activeOwners.get(owner) ?? 0) + 1)
     if (vault !== null && referrer !== null) {
-      const cohort = this.cohorts.getOrCreate(referrer, vault, () => ({ users: new SortedSet(), shares: 0n }))
-      cohort.users.add(address)
+      const cohort = this.cohorts.getOrCreate(referrer, vault, () => ({ positions: new SortedSet(), shares: 0n }))
+      cohort.positions.add(address)
       cohort.shares += shares
       this.referrersByVault.add(vault, referrer)
       changes.push({ _tag: "ReferrerChanged", wallet: referrer, vault, cohort: true })
@@ -346,9 +346,9 @@ export class ProjectionState {
     if (account.vault !== null && referrer !== null) {
       const cohort = this.cohorts.get(referrer, account.vault)
       if (cohort !== undefined) {
-        cohort.users.delete(address)
+        cohort.positions.delete(address)
         cohort.shares -= shares
-        if (cohort.users.size === 0) {
+        if (cohort.positions.size === 0) {
           this.cohorts.delete(referrer, account.vault)
           if (this.registrations.get(referrer, account.vault) === undefined) {
             this.referrersByVault.remove(account.vault, referrer)
