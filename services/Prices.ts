@@ -1,10 +1,5 @@
-import { Context, Layer } from "effect"
-
-/** A USD price of one token and when its source published it (unix seconds). */
-export interface UsdPrice {
-  readonly usd: number
-  readonly publishTime: number
-}
+import { Context } from "effect"
+import type { UsdPrice } from "../src/domain/usdPrice.ts"
 
 /**
  * USD prices per mint. `priceOf` answers only fresh prices: a stale or missing one is null, and
@@ -14,9 +9,3 @@ export class Prices extends Context.Tag("Prices")<
   Prices,
   { readonly priceOf: (mint: string) => UsdPrice | null }
 >() {}
-
-/**
- * No price source: every USD value is null. `serve` uses the Pyth feeds the projection follows
- * (layers/memory/PricesLive.ts); this stays for tests and tools that value nothing.
- */
-export const NoPricesLive = Layer.succeed(Prices, Prices.of({ priceOf: () => null }))

@@ -1,7 +1,7 @@
 import { Effect, Either, Layer } from "effect"
 import { Prices } from "../../services/Prices.ts"
 import { Projection } from "../../services/Projection.ts"
-import { freshPrice } from "../../src/pyth/freshPrice.ts"
+import { freshPrice } from "./freshPrice.ts"
 
 export interface PricesOptions {
   /** The Pyth price feed account of each priced mint; other mints have no price. */
@@ -31,3 +31,6 @@ export const PricesLive = (options: PricesOptions) =>
       })
     )
   )
+
+/** No price source: every USD value is null (tests and benchmarks that value nothing). */
+export const NoPricesLive = Layer.succeed(Prices, Prices.of({ priceOf: () => null }))

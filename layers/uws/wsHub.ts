@@ -1,6 +1,6 @@
 import type uws from "uwebsockets"
 import { type Effect, Either, type Exit } from "effect"
-import type { UsdPrice } from "../../services/Prices.ts"
+import type { UsdPrice } from "../../src/domain/usdPrice.ts"
 import type { Projection } from "../../services/Projection.ts"
 import { isLive, type ProjectionStatus } from "../../src/domain/status.ts"
 import type { WsLimits } from "../../src/ws/limits.ts"

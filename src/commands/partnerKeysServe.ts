@@ -1,6 +1,6 @@
 import { Effect, Layer, Option, Redacted } from "effect"
-import { PartnerKeyLive } from "../../layers/auth/PartnerKeyLive.ts"
-import { RateLimiterMemory } from "../../layers/memory/RateLimiterMemory.ts"
+import { PartnerKeyLive } from "../../layers/memory/PartnerKeyLive.ts"
+import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
 import { PartnerKeysLive } from "../../layers/postgres/PartnerKeysLive.ts"
 import { PartnerKeys } from "../../services/PartnerKeys.ts"
 import type { Cluster } from "../config.ts"
@@ -14,7 +14,7 @@ export const PartnerAuthLive = (cluster: Cluster, settings: KeysConfig) =>
   PartnerKeyLive({
     cluster,
     defaultQuota: { limit: settings.quotaLimit, windowSeconds: settings.quotaWindowSeconds }
-  }).pipe(Layer.provide(Layer.merge(PartnerKeysLive, RateLimiterMemory)))
+  }).pipe(Layer.provide(Layer.merge(PartnerKeysLive, RateLimiterLive)))
 
 /**
  * On the sandbox: stores `SANDBOX_PARTNER_KEY` (or a new key) and prints it next to the URLs, in

@@ -11,8 +11,8 @@ import { SystemHandlersLive } from "../api/system/SystemHandlers.ts"
 import { ReadHandlersLive } from "../api/readHandlers.ts"
 import { ReferrersHandlersLive } from "../api/referrers/ReferrersHandlers.ts"
 import { ReferrerHistoryHandlersLive } from "../api/referrerHistory/ReferrerHistoryHandlers.ts"
-import { ReferrerDailyLive } from "../../layers/postgres/ReferrerDailyLive.ts"
-import { ReferrerPayoutsPostgres } from "../domain/reporting/ReferrerPayoutsPostgres.ts"
+import { ReferrerHistoryLive } from "../../layers/postgres/ReferrerHistoryLive.ts"
+import { ReferrerPayoutsLive } from "../../layers/postgres/ReferrerPayoutsLive.ts"
 import { CohortEventLogLive } from "../../layers/postgres/CohortEventLogLive.ts"
 import { PricesLive } from "../../layers/memory/PricesLive.ts"
 import { priceConfig, resolvePriceFeeds } from "../pyth/priceConfig.ts"
@@ -32,7 +32,7 @@ import { PublishSimulator, SimulatorFromHandoff, SimulatorHandoffLive } from "..
 import { PublicHandlersLive } from "../api/public/PublicHandlers.ts"
 import { BuilderCodesLive } from "../../layers/postgres/BuilderCodesLive.ts"
 import { SandboxCodesSeed } from "../../layers/postgres/SandboxCodesSeed.ts"
-import { RateLimiterMemory } from "../../layers/memory/RateLimiterMemory.ts"
+import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
 import {
   ChainBuildHandoffLive,
   ChainBuildServicesFromHandoff,
@@ -87,7 +87,7 @@ export const serve: Command = {
       ChainBuildServicesFromHandoff,
       buildSimulation ? SimulatorFromHandoff : Layer.empty,
       BuilderCodesLive.pipe(Layer.provide(database)),
-      RateLimiterMemory
+      RateLimiterLive
     )
     const keySettings = await Effect.runPromise(Effect.either(keysConfig(appSettings.cluster)))
     if (Either.isLeft(keySettings)) {
@@ -102,8 +102,8 @@ export const serve: Command = {
     const partnerAuth = PartnerAuthLive(appSettings.cluster, keySettings.right).pipe(Layer.provide(database))
     // the builders meter a request with a valid partner key on the key's quota
     const builds = Layer.merge(BuildsLive(buildMeter), PublicHandlersLive).pipe(Layer.provide(Layer.merge(buildServices, partnerAuth)))
-    const referrerHistory = ReferrerHistoryHandlersLive.pipe(Layer.provide(ReferrerDailyLive.pipe(Layer.provide(database))))
-    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrerHistory, ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, CohortEventLogLive).pipe(Layer.provide(database)))), builds).pipe(Layer.provide(Layer.mergeAll(projection, prices, VaultHistoryLive.pipe(Layer.provide(database)), ReferrerDailyLive.pipe(Layer.provide(database)))))
+    const referrerHistory = ReferrerHistoryHandlersLive.pipe(Layer.provide(ReferrerHistoryLive.pipe(Layer.provide(database))))
+    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrerHistory, ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsLive, CohortEventLogLive).pipe(Layer.provide(database)))), builds).pipe(Layer.provide(Layer.mergeAll(projection, prices, VaultHistoryLive.pipe(Layer.provide(database)), ReferrerHistoryLive.pipe(Layer.provide(database)))))
     const sandboxKey = appSettings.cluster === "sandbox"
       ? SandboxPartnerKeyLive(keySettings.right).pipe(Layer.provide(database))
       : Layer.empty

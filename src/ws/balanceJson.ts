@@ -1,4 +1,4 @@
-import type { UsdPrice } from "../../services/Prices.ts"
+import type { UsdPrice } from "../domain/usdPrice.ts"
 import { tokenQuantity } from "../api/amounts.ts"
 import { balanceValuation } from "../api/users/balance.ts"
 import { assetOf } from "../api/vaults/toVaultRecord.ts"

@@ -1,9 +1,9 @@
-import type { UsdPrice } from "../../services/Prices.ts"
+import type { UsdPrice } from "../domain/usdPrice.ts"
 import { toReferrerVaultSummary } from "../api/referrers/ReferrerSummary.ts"
 import { assetOf } from "../api/vaults/toVaultRecord.ts"
 import type { Cohort } from "../domain/projection/indexes.ts"
 import type { ProjectionState } from "../domain/projection/state.ts"
-import { type BuilderVault, builderVaults } from "../domain/reporting/builderVaults.ts"
+import { type ReferrerVault, referrerVaults } from "../domain/reporting/referrerVaults.ts"
 
 /** One (builder, vault) summary's JSON and everything it was computed from. */
 interface CachedSummary {
@@ -37,7 +37,7 @@ export class ReferrerJsonCache {
       if (this.#byBuilder.size >= MAX_BUILDERS) this.#byBuilder.clear()
       this.#byBuilder.set(referrer, groups = new Map())
     }
-    const vaults = builderVaults(state, referrer)
+    const vaults = referrerVaults(state, referrer)
     const parts = new Array<string>(vaults.length)
     for (let i = 0; i < vaults.length; i++) parts[i] = this.#group(groups, vaults[i]!, priceOf)
     // Groups of vaults the builder left are dropped with the map now and then, not tracked one by one.
@@ -47,11 +47,11 @@ export class ReferrerJsonCache {
     return `{"referrer":${JSON.stringify(referrer)},"vaults":[${parts.join(",")}]}`
   }
 
-  #group(groups: Map<string, CachedSummary>, vault: BuilderVault, priceOf: (mint: string) => UsdPrice | null): string {
+  #group(groups: Map<string, CachedSummary>, vault: ReferrerVault, priceOf: (mint: string) => UsdPrice | null): string {
     const { view, registration, cohort } = vault
     const usd = priceOf(assetOf(view).mint)?.usd ?? null
     const account = registration?.entry.account ?? null
-    const users = cohort?.users.size ?? 0
+    const users = cohort?.positions.size ?? 0
     const shares = cohort?.shares ?? 0n
     const cached = groups.get(view.address)
     if (

@@ -1,12 +1,12 @@
 import { Either } from "effect"
-import type { UsdPrice } from "../../services/Prices.ts"
+import type { UsdPrice } from "../domain/usdPrice.ts"
 import type { ProjectionState } from "../domain/projection/state.ts"
 import type { ProjectionStatus } from "../domain/status.ts"
 import { StatusBody, toStatusBody } from "../api/system/statusBody.ts"
 import { Balance, toBalance } from "../api/users/balance.ts"
 import { ReferrerSummary, toReferrerVaultSummary } from "../api/referrers/ReferrerSummary.ts"
 import type { Address } from "../api/schemas.ts"
-import { builderVaults } from "../domain/reporting/builderVaults.ts"
+import { referrerVaults } from "../domain/reporting/referrerVaults.ts"
 import { findPosition } from "../api/users/positionOf.ts"
 import { stateAsOf } from "../api/vaults/vaultPath.ts"
 import { toVaultRecord } from "../api/vaults/toVaultRecord.ts"
@@ -63,7 +63,7 @@ export const dataTopicValue = (
         asOf,
         data: encodeReferrer({
           referrer: topic.referrer as Address,
-          vaults: builderVaults(state, topic.referrer).map((vault) => toReferrerVaultSummary(vault, priceOf))
+          vaults: referrerVaults(state, topic.referrer).map((vault) => toReferrerVaultSummary(vault, priceOf))
         })
       }
     case "slots":

@@ -1,4 +1,4 @@
-import type { UsdPrice } from "../../services/Prices.ts"
+import type { UsdPrice } from "../domain/usdPrice.ts"
 import { stateAsOf } from "../api/vaults/vaultPath.ts"
 import type { ProjectionState } from "../domain/projection/state.ts"
 import { BalanceJsonWriter } from "./balanceJson.ts"

@@ -4,7 +4,7 @@ import { describe, expect, it } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { Context, Duration, Effect, Layer } from "effect"
 import { DailyRollupLive } from "../../layers/postgres/DailyRollupLive.ts"
-import { ReferrerDailyLive } from "../../layers/postgres/ReferrerDailyLive.ts"
+import { ReferrerHistoryLive } from "../../layers/postgres/ReferrerHistoryLive.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { HttpListener } from "../../layers/uws/HttpServer.ts"
 import { ReferrerHistory } from "../../services/ReferrerHistory.ts"
@@ -54,7 +54,7 @@ describe("builder history against the sandbox chain", () => {
       const sandbox = yield* scenarioSandbox(scenario)
       const { ingest, projection } = yield* liveIngestion(sandbox)
       const context = yield* Layer.build(
-        Layer.merge(DailyRollupLive({ interval: Duration.millis(100), provisionalEvery: Duration.zero }), ReferrerDailyLive).pipe(Layer.provide(Layer.succeedContext(ingest)))
+        Layer.merge(DailyRollupLive({ interval: Duration.millis(100), provisionalEvery: Duration.zero }), ReferrerHistoryLive).pipe(Layer.provide(Layer.succeedContext(ingest)))
       )
       const history = Context.get(context, ReferrerHistory)
       const sql = Context.get(ingest, SqlClient.SqlClient)

@@ -1,7 +1,7 @@
 import { describe, expect, layer } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { Effect } from "effect"
-import { presentedKey } from "../../layers/auth/PartnerKeyLive.ts"
+import { presentedKey } from "../../layers/memory/PartnerKeyLive.ts"
 import { Unauthorized } from "../../src/api/errors.ts"
 import { implementMiddleware } from "../../src/api/middleware.ts"
 import { PartnerKey } from "../../src/api/security/PartnerKey.ts"

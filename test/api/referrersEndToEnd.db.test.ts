@@ -5,11 +5,11 @@ import type { Address } from "@solana/kit"
 import { Context, Effect, Layer } from "effect"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { HttpListener } from "../../layers/uws/HttpServer.ts"
-import { NoPricesLive } from "../../services/Prices.ts"
+import { NoPricesLive } from "../../layers/memory/PricesLive.ts"
 import { BadRequestResponse, InternalErrorResponse } from "../../src/api/errors.ts"
 import { ReferrersApi } from "../../src/api/referrers/ReferrersApi.ts"
 import { ReferrersHandlersLive } from "../../src/api/referrers/ReferrersHandlers.ts"
-import { ReferrerPayoutsPostgres } from "../../src/domain/reporting/ReferrerPayoutsPostgres.ts"
+import { ReferrerPayoutsLive } from "../../layers/postgres/ReferrerPayoutsLive.ts"
 import { CohortEventLogLive } from "../../layers/postgres/CohortEventLogLive.ts"
 import { type Bundle, decodeAccount, type OracleData, type ReferrerAccount, type UserBundleAccount } from "../../src/ntbundle/accounts.ts"
 import { ZERO_ADDRESS } from "../../src/ntbundle/blankAccounts.ts"
@@ -55,7 +55,7 @@ describe("builder reporting against the sandbox chain", () => {
       yield* stepSlots(sandbox, 3)
       const { truth } = yield* settledAgainstTruth(sandbox).pipe(Effect.provide(ingest))
 
-      const handlers = ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, CohortEventLogLive)))
+      const handlers = ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsLive, CohortEventLogLive)))
       const routes = ApiRoutesLive(ReportingApi).pipe(Layer.provide(Layer.merge(handlers, PartnerKeyStandIn)), Layer.provide(NoPricesLive))
       const server = yield* Layer.build(listenForTest(routes).pipe(Layer.provide(Layer.succeedContext(ingest))))
       const url = Context.get(server, HttpListener).url

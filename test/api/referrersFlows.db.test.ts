@@ -5,7 +5,7 @@ import { Effect, Layer } from "effect"
 import { CohortEventLogLive } from "../../layers/postgres/CohortEventLogLive.ts"
 import { appendTransactions } from "../../layers/postgres/eventLogSql.ts"
 import { encodeEvent, type NtEvent } from "../../src/ntbundle/events.ts"
-import { ReferrerPayoutsPostgres } from "../../src/domain/reporting/ReferrerPayoutsPostgres.ts"
+import { ReferrerPayoutsLive } from "../../layers/postgres/ReferrerPayoutsLive.ts"
 import { fetchJson } from "../support/httpFetch.ts"
 import { gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
 import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
@@ -92,7 +92,7 @@ describe("GET /v2/referrer/{address}/flows over the event log", () => {
   const gateway = gatewayForTest({
     state: fixture.state,
     initial: liveStatus(9_000),
-    referrerPayouts: ReferrerPayoutsPostgres,
+    referrerPayouts: ReferrerPayoutsLive,
     cohortEventLog: CohortEventLogLive
   })
   layer(gateway.pipe(Layer.provideMerge(TestDatabase)), { timeout: 60_000, excludeTestServices: true })((it) => {

@@ -6,11 +6,11 @@ import { CohortEventLogLive } from "../../layers/postgres/CohortEventLogLive.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { HttpListener } from "../../layers/uws/HttpServer.ts"
 import { Projection } from "../../services/Projection.ts"
-import { NoPricesLive } from "../../services/Prices.ts"
+import { NoPricesLive } from "../../layers/memory/PricesLive.ts"
 import { BadRequestResponse, InternalErrorResponse } from "../../src/api/errors.ts"
 import { ReferrersApi } from "../../src/api/referrers/ReferrersApi.ts"
 import { ReferrersHandlersLive } from "../../src/api/referrers/ReferrersHandlers.ts"
-import { ReferrerPayoutsPostgres } from "../../src/domain/reporting/ReferrerPayoutsPostgres.ts"
+import { ReferrerPayoutsLive } from "../../layers/postgres/ReferrerPayoutsLive.ts"
 import { encodeOracleData } from "../../src/ntbundle/accounts.ts"
 import { REFERRER_WITHDRAWAL_PROCESSED_DISCRIMINATOR } from "../../src/ntbundle/generated/events.ts"
 import { referrerRequestWithdrawIx } from "../../src/ntbundle/ix/user.ts"
@@ -60,7 +60,7 @@ describe("builder reporting through a claim and tier moves on the sandbox chain"
         yield* Effect.sleep(Duration.millis(20))
       }
       expect((yield* projection.status).status).toBe("live")
-      const handlers = ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, CohortEventLogLive)))
+      const handlers = ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsLive, CohortEventLogLive)))
       const routes = ApiRoutesLive(ReportingApi).pipe(Layer.provide(Layer.merge(handlers, PartnerKeyStandIn)), Layer.provide(NoPricesLive))
       const server = yield* Layer.build(listenForTest(routes).pipe(Layer.provide(Layer.succeedContext(ingest))))
       const url = Context.get(server, HttpListener).url

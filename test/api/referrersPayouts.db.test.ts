@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { Effect, Layer } from "effect"
-import { ReferrerPayoutsPostgres } from "../../src/domain/reporting/ReferrerPayoutsPostgres.ts"
+import { ReferrerPayoutsLive } from "../../layers/postgres/ReferrerPayoutsLive.ts"
 import { fetchJson } from "../support/httpFetch.ts"
 import { gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
 import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
@@ -63,7 +63,7 @@ const walk = (url: string, limit: number) =>
   })
 
 describe("GET /v2/referrer/{address}/payouts over the event log", () => {
-  const gateway = gatewayForTest({ state: fixture.state, initial: liveStatus(9_000), referrerPayouts: ReferrerPayoutsPostgres })
+  const gateway = gatewayForTest({ state: fixture.state, initial: liveStatus(9_000), referrerPayouts: ReferrerPayoutsLive })
   layer(gateway.pipe(Layer.provideMerge(TestDatabase)), { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("settled claims newest first, with signature, vault, shares, amount and settlement time; requested claims and other builders excluded", () =>
       Effect.gen(function*() {

@@ -4,7 +4,8 @@ import { decodeAccount, encodeAccount } from "../../src/ntbundle/accounts.ts"
 import { blankBundle, blankUserBundleAccount } from "../../src/ntbundle/blankAccounts.ts"
 import { findUserBundlePda } from "../../src/ntbundle/pdas.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
-import { type AccountUpdate, ProjectionState } from "../../src/domain/projection/state.ts"
+import type { AccountUpdate } from "../../src/domain/projection/accountUpdate.ts"
+import { ProjectionState } from "../../src/domain/projection/state.ts"
 
 /**
  * Apply rate of the projection (decode + reduce + index) against a loop that only decodes the

@@ -8,14 +8,14 @@ import { Effect, Layer } from "effect"
 import { CohortEventLogLive } from "../../layers/postgres/CohortEventLogLive.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { HttpListener, HttpServer } from "../../layers/uws/HttpServer.ts"
-import { NoPricesLive } from "../../services/Prices.ts"
+import { NoPricesLive } from "../../layers/memory/PricesLive.ts"
 import { BadRequestResponse, InternalErrorResponse } from "../../src/api/errors.ts"
 import { implementMiddleware } from "../../src/api/middleware.ts"
 import { ReferrersApi } from "../../src/api/referrers/ReferrersApi.ts"
 import { ReferrersHandlersLive } from "../../src/api/referrers/ReferrersHandlers.ts"
 import { PartnerKey } from "../../src/api/security/PartnerKey.ts"
 import { ProjectionState } from "../../src/domain/projection/state.ts"
-import { ReferrerPayoutsPostgres } from "../../src/domain/reporting/ReferrerPayoutsPostgres.ts"
+import { ReferrerPayoutsLive } from "../../layers/postgres/ReferrerPayoutsLive.ts"
 import { createSandboxChain } from "../../src/sandbox/sandbox.ts"
 import { installScenario } from "../../src/sandbox/scenario/scenario.ts"
 import { measureThroughput } from "../support/httpLoadClient.ts"
@@ -78,12 +78,12 @@ const serve = () => {
   let size = 0
   for (const wallet of state.cohorts.outerKeys()) {
     let count = 0
-    for (const cohort of state.cohorts.entries(wallet).values()) count += cohort.users.size
+    for (const cohort of state.cohorts.entries(wallet).values()) count += cohort.positions.size
     if (count > size) [builder, size] = [wallet, count]
   }
   const members: Array<{ vault: string; wallet: string }> = []
   for (const [vault, cohort] of state.cohorts.entries(builder)) {
-    for (const position of cohort.users) members.push({ vault, wallet: state.users.get(position)!.owner })
+    for (const position of cohort.positions) members.push({ vault, wallet: state.users.get(position)!.owner })
   }
   process.stderr.write(`bench server: ${BULK_USERS} bulk positions, builder ${builder} with ${size} users, state built in ${Math.round(performance.now() - began)} ms\n`)
 
@@ -95,7 +95,7 @@ const serve = () => {
       historyComplete: Effect.succeed(true)
     })
     : CohortEventLogLive
-  const handlers = ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, eventLog)))
+  const handlers = ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsLive, eventLog)))
   // A bare uWS route answering the summary's bytes: the reference for the hot-read target (>= 0.5 of it).
   const bodies: { summary?: string } = {}
   const bare = Layer.effectDiscard(Effect.map(HttpServer, (server) =>

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { type Address, getAddressDecoder } from "@solana/kit"
 import { Effect, Layer } from "effect"
-import { PartnerKeyLive } from "../../layers/auth/PartnerKeyLive.ts"
-import { RateLimiterMemory } from "../../layers/memory/RateLimiterMemory.ts"
+import { PartnerKeyLive } from "../../layers/memory/PartnerKeyLive.ts"
+import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
 import { HttpListener, HttpServer } from "../../layers/uws/HttpServer.ts"
 import { registryVaults } from "../../src/ntbundle/registry.ts"
 import { putReferrer, tierSchedule } from "../api/referrersFixture.ts"
@@ -88,7 +88,7 @@ const serve = () => {
     Effect.map(makePartnerKeysInMemory, ({ layer, store }) => {
       const { key } = store.issue({ name: "bench", quotaLimit: 1_000_000_000, quotaWindowSeconds: 3600 })
       const partnerKey = PartnerKeyLive({ cluster: "sandbox", defaultQuota: { limit: 1_000, windowSeconds: 60 } }).pipe(
-        Layer.provide(Layer.merge(layer, RateLimiterMemory))
+        Layer.provide(Layer.merge(layer, RateLimiterLive))
       )
       const gateway = gatewayForTest({ state: fixtureState(), initial: liveStatus(250_000_000), partnerKey, extraRoutes: references })
       return Layer.effectDiscard(

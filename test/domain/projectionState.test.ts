@@ -56,7 +56,7 @@ describe("ProjectionState", () => {
     state.apply(update(bobInB, 3, userBytes(bob, { shares: 9n, referrer: builder })))
 
     expect(state.cohorts.get(builder, vaultA)?.shares).toBe(150n)
-    expect(state.cohorts.get(builder, vaultA)?.users.size).toBe(2)
+    expect(state.cohorts.get(builder, vaultA)?.positions.size).toBe(2)
     expect(state.cohorts.get(builder, vaultB)?.shares).toBe(9n)
 
     state.apply(update(aliceInA, 4, userBytes(alice, { shares: 130n, referrer: builder })))
@@ -64,7 +64,7 @@ describe("ProjectionState", () => {
 
     state.apply({ address: bobInA, owner: "11111111111111111111111111111111", slot: 5, data: new Uint8Array() })
     expect(state.cohorts.get(builder, vaultA)?.shares).toBe(130n)
-    expect(state.cohorts.get(builder, vaultA)?.users.has(bobInA)).toBe(false)
+    expect(state.cohorts.get(builder, vaultA)?.positions.has(bobInA)).toBe(false)
     expect([...state.positionsByOwner.get(bob)]).toEqual([bobInB])
     expect(state.accounts.has(bobInA)).toBe(false)
   })
@@ -85,7 +85,7 @@ describe("ProjectionState", () => {
       cohorts: builders.flatMap((wallet) =>
         wallet === null ? [] : [vaultA, vaultB].map((vault) => {
           const cohort = of.cohorts.get(wallet, vault)
-          return cohort === undefined ? null : { shares: cohort.shares, users: [...cohort.users].sort() }
+          return cohort === undefined ? null : { shares: cohort.shares, users: [...cohort.positions].sort() }
         })
       ),
       referrersByVault: [vaultA, vaultB].map((vault) => [...of.referrersByVault.get(vault)].sort()),

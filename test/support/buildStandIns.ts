@@ -1,6 +1,6 @@
 import type { Address } from "@solana/kit"
 import { Effect, Layer } from "effect"
-import { RateLimiterMemory } from "../../layers/memory/RateLimiterMemory.ts"
+import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
 import { Blockhash } from "../../services/Blockhash.ts"
 import { BuilderCodes } from "../../services/BuilderCodes.ts"
 import { PriorityFees } from "../../services/PriorityFees.ts"
@@ -35,5 +35,5 @@ export const BuildStandIns = Layer.mergeAll(
   Layer.succeed(PriorityFees, PriorityFees.of({ microLamportsPerComputeUnit: Effect.succeed(0n) })),
   Layer.succeed(TokenBalances, TokenBalances.of({ ofAssociatedAccount: () => Effect.succeed(null) })),
   Layer.sync(BuilderCodes, makeMemoryCodes),
-  RateLimiterMemory
+  RateLimiterLive
 )

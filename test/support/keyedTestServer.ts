@@ -1,6 +1,6 @@
 import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Context, Effect, Layer, Schema } from "effect"
-import { PartnerKeyLive, type PartnerKeyOptions } from "../../layers/auth/PartnerKeyLive.ts"
+import { PartnerKeyLive, type PartnerKeyOptions } from "../../layers/memory/PartnerKeyLive.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { HttpListener } from "../../layers/uws/HttpServer.ts"
 import { BadRequestResponse, HeadersTooLargeResponse, InternalErrorResponse, UriTooLongResponse } from "../../src/api/errors.ts"

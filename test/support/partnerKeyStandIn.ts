@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { presentedKey } from "../../layers/auth/PartnerKeyLive.ts"
+import { presentedKey } from "../../layers/memory/PartnerKeyLive.ts"
 import { Unauthorized } from "../../src/api/errors.ts"
 import { implementMiddleware } from "../../src/api/middleware.ts"
 import { PartnerKey } from "../../src/api/security/PartnerKey.ts"

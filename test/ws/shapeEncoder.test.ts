@@ -7,7 +7,7 @@ import { findPosition } from "../../src/api/users/positionOf.ts"
 import { ReferrerSummary, toReferrerVaultSummary } from "../../src/api/referrers/ReferrerSummary.ts"
 import { toVaultRecord } from "../../src/api/vaults/toVaultRecord.ts"
 import { VaultRecord } from "../../src/api/vaults/VaultRecord.ts"
-import { builderVaults } from "../../src/domain/reporting/builderVaults.ts"
+import { referrerVaults } from "../../src/domain/reporting/referrerVaults.ts"
 import { isShapeCompiled, shapeEncoder } from "../../src/ws/shapeEncoder.ts"
 import { putReferrer } from "../api/referrersFixture.ts"
 import { liveStatus } from "../support/projectionTest.ts"
@@ -36,7 +36,7 @@ describe("shapeEncoder", () => {
     const samples: ReadonlyArray<readonly [Schema.Schema<any, any>, unknown]> = [
       [VaultRecord, toVaultRecord(view, state.asOf, noPrice)],
       [Balance, toBalance(view, position.right, state.asOf, noPrice)],
-      [ReferrerSummary, { referrer: BUILDER, vaults: builderVaults(state, BUILDER).map((vault) => toReferrerVaultSummary(vault, noPrice)) }],
+      [ReferrerSummary, { referrer: BUILDER, vaults: referrerVaults(state, BUILDER).map((vault) => toReferrerVaultSummary(vault, noPrice)) }],
       [StatusBody, toStatusBody(liveStatus(1_000))],
       [StatusBody, toStatusBody({ ...liveStatus(1_000), status: "starting", asOf: null, lagSlots: null, lagSeconds: null })]
     ]

@@ -7,7 +7,7 @@ import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { HttpListener } from "../../layers/uws/HttpServer.ts"
 import { WsStreamLive } from "../../layers/uws/wsStream.ts"
 import { Projection } from "../../services/Projection.ts"
-import { NoPricesLive } from "../../services/Prices.ts"
+import { NoPricesLive } from "../../layers/memory/PricesLive.ts"
 import { BadRequestResponse, InternalErrorResponse } from "../../src/api/errors.ts"
 import { ReferrersApi } from "../../src/api/referrers/ReferrersApi.ts"
 import { ReferrersHandlersLive } from "../../src/api/referrers/ReferrersHandlers.ts"
@@ -15,7 +15,7 @@ import { UsersApi } from "../../src/api/users/UsersApi.ts"
 import { UsersHandlersLive } from "../../src/api/users/UsersHandlers.ts"
 import { VaultsApi } from "../../src/api/vaults/VaultsApi.ts"
 import { VaultsHandlersLive } from "../../src/api/vaults/VaultsHandlers.ts"
-import { ReferrerPayoutsPostgres } from "../../src/domain/reporting/ReferrerPayoutsPostgres.ts"
+import { ReferrerPayoutsLive } from "../../layers/postgres/ReferrerPayoutsLive.ts"
 import { decodeAccount } from "../../src/ntbundle/accounts.ts"
 import { ZERO_ADDRESS } from "../../src/ntbundle/blankAccounts.ts"
 import { findUserBundlePda } from "../../src/ntbundle/pdas.ts"
@@ -89,7 +89,7 @@ describe("/v2/stream against the sandbox chain", () => {
       yield* stepSlots(sandbox, 4 * scenario.keeperIntervalSlots)
       const { vault, wallet, builder } = pickFollowed((yield* caughtUpWithoutStepping(sandbox, projection)).accounts)
 
-      const handlers = Layer.mergeAll(VaultsHandlersLive, UsersHandlersLive, ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, CohortEventLogLive))))
+      const handlers = Layer.mergeAll(VaultsHandlersLive, UsersHandlersLive, ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsLive, CohortEventLogLive))))
       const routes = Layer.merge(ApiRoutesLive(StreamReadsApi), WsStreamLive()).pipe(
         Layer.provide(Layer.merge(handlers, PartnerKeyStandIn)),
         Layer.provide(NoPricesLive)

@@ -1,7 +1,7 @@
 import { type Address, getAddressDecoder } from "@solana/kit"
 import { randomBytes } from "node:crypto"
 import { describe, expect, it } from "vitest"
-import type { UsdPrice } from "../../services/Prices.ts"
+import type { UsdPrice } from "../../src/domain/usdPrice.ts"
 import { ProjectionState } from "../../src/domain/projection/state.ts"
 import { encodeAccount } from "../../src/ntbundle/accounts.ts"
 import { blankBundle, blankOracleData, blankReferrerAccount, blankUserBundleAccount } from "../../src/ntbundle/blankAccounts.ts"

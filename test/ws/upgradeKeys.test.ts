@@ -1,8 +1,8 @@
 import { describe, expect, layer } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { Effect, Layer, Option, Redacted, Stream } from "effect"
-import { PartnerKeyLive } from "../../layers/auth/PartnerKeyLive.ts"
-import { RateLimiterMemory } from "../../layers/memory/RateLimiterMemory.ts"
+import { PartnerKeyLive } from "../../layers/memory/PartnerKeyLive.ts"
+import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
 import { WsStreamLive } from "../../layers/uws/wsStream.ts"
 import { PartnerKeys, type PartnerKeyRecord } from "../../services/PartnerKeys.ts"
 import { generateApiKey, hashApiKey } from "../../src/domain/partnerKeys/apiKeyFormat.ts"
@@ -66,7 +66,7 @@ const PartnerKeysInMemory = Layer.succeed(PartnerKeys, {
  * stay cached 300 ms: a check after that reads the store again (asynchronously, as from Postgres).
  */
 const partnerKey = PartnerKeyLive({ cluster: "sandbox", defaultQuota: { limit: 1_000, windowSeconds: 60 }, cacheTtlMs: 300 }).pipe(
-  Layer.provide(Layer.merge(PartnerKeysInMemory, RateLimiterMemory))
+  Layer.provide(Layer.merge(PartnerKeysInMemory, RateLimiterLive))
 )
 
 const connect = (headers: Record<string, string>) => Effect.flatMap(serverUrl, (url) => connectStream(url, headers))

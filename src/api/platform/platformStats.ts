@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { UsdPrice } from "../../../services/Prices.ts"
+import type { UsdPrice } from "../../domain/usdPrice.ts"
 import type { ProjectionState } from "../../domain/projection/state.ts"
 import { valuationOf } from "../../domain/vaultValuation.ts"
 import { Amount, amount, TokenQuantity, tokenQuantity } from "../amounts.ts"

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import type { Binding } from "../../../services/CohortEventLog.ts"
-import type { UsdPrice } from "../../../services/Prices.ts"
+import type { UsdPrice } from "../../domain/usdPrice.ts"
 import type { ProjectionState } from "../../domain/projection/state.ts"
 import type { CohortMember } from "../../domain/reporting/cohortPage.ts"
 import { valuationOf } from "../../domain/vaultValuation.ts"

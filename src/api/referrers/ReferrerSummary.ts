@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import type { UsdPrice } from "../../../services/Prices.ts"
-import type { BuilderVault } from "../../domain/reporting/builderVaults.ts"
+import type { UsdPrice } from "../../domain/usdPrice.ts"
+import type { ReferrerVault } from "../../domain/reporting/referrerVaults.ts"
 import { tierStanding } from "../../domain/reporting/tierStanding.ts"
 import { valuationOf } from "../../domain/vaultValuation.ts"
 import { assetsFromShares } from "../../ntbundle/math.ts"
@@ -68,7 +68,7 @@ export type ReferrerSummary = typeof ReferrerSummary.Type
 const timestamp = (value: bigint): number | null => (value > 0n ? Number(value) : null)
 
 export const toReferrerVaultSummary = (
-  { cohort, registration, view }: BuilderVault,
+  { cohort, registration, view }: ReferrerVault,
   priceOf: (mint: string) => UsdPrice | null
 ): ReferrerVaultSummary => {
   const asset = assetOf(view)
@@ -94,7 +94,7 @@ export const toReferrerVaultSummary = (
       estimatedValue: amount(account.estimatedPendingWithdrawalValue, asset.decimals, usd),
       estimatedAvailableAt: timestamp(account.withdrawalAvailableTimestamp)
     },
-    attributedUsers: cohort?.users.size ?? 0,
+    attributedUsers: cohort?.positions.size ?? 0,
     attributedTvl: valueOf(cohort?.shares ?? 0n),
     referredNetDeposits: tokenQuantity(standing.referredNetDeposits, asset.decimals),
     currentTier: standing.current === null ? null : {

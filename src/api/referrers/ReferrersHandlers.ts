@@ -8,7 +8,7 @@ import { bodyEncoder } from "../bodyEncoder.ts"
 import { VersionedBodies } from "../versionedBodies.ts"
 import { makeFlowCursors } from "./flowCursor.ts"
 import { flowWindow } from "./flowWindow.ts"
-import { ReferrerPayouts } from "../../domain/reporting/ReferrerPayouts.ts"
+import { ReferrerPayouts } from "../../../services/ReferrerPayouts.ts"
 import { makePayoutCursors } from "./payoutCursor.ts"
 import { makeCohortCursors } from "./cohortCursor.ts"
 import { toCohortUser } from "./CohortUser.ts"
@@ -17,7 +17,7 @@ import { NotFound } from "../errors.ts"
 import { toPayout } from "./Payout.ts"
 import { Prices } from "../../../services/Prices.ts"
 import { Projection } from "../../../services/Projection.ts"
-import { builderVaults } from "../../domain/reporting/builderVaults.ts"
+import { referrerVaults } from "../../domain/reporting/referrerVaults.ts"
 import { Api } from "../Api.ts"
 import { implementGroup } from "../handlers.ts"
 import { AuthenticatedPartner } from "../security/PartnerKey.ts"
@@ -65,7 +65,7 @@ export const ReferrersHandlersLive = implementGroup(
               success: true as const,
               data: {
                 referrer: path.address,
-                vaults: builderVaults(state, path.address).map((vault) => toReferrerVaultSummary(vault, prices.priceOf))
+                vaults: referrerVaults(state, path.address).map((vault) => toReferrerVaultSummary(vault, prices.priceOf))
               },
               asOf: stateAsOf(state)
             }))),

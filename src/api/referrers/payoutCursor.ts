@@ -1,5 +1,5 @@
 import { Either } from "effect"
-import type { PayoutPosition } from "../../domain/reporting/ReferrerPayouts.ts"
+import type { PayoutPosition } from "../../../services/ReferrerPayouts.ts"
 import { BadRequest } from "../errors.ts"
 import { makeCursorCodec } from "../history/cursor.ts"
 

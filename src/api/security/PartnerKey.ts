@@ -31,7 +31,7 @@ export class AuthenticatedPartner extends Context.Tag("vault-gateway/Authenticat
  * ```
  *
  * and read the caller in a handler with `yield* AuthenticatedPartner`. The implementation
- * (`PartnerKeyLive` in `layers/auth/`) is provided where `serve` composes the routes; a route with
+ * (`PartnerKeyLive` in `layers/memory/`) is provided where `serve` composes the routes; a route with
  * this middleware and no implementation fails to compile.
  */
 export class PartnerKey extends HttpApiMiddleware.Tag<PartnerKey>()("PartnerKey", {

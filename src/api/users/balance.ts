@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import type { UsdPrice } from "../../../services/Prices.ts"
+import type { UsdPrice } from "../../domain/usdPrice.ts"
 import type { AsOf } from "../../domain/chainPosition.ts"
 import type { VaultView } from "../../domain/projection/state.ts"
 import { valuationOf } from "../../domain/vaultValuation.ts"

@@ -1,4 +1,4 @@
-import type { UsdPrice } from "../../../services/Prices.ts"
+import type { UsdPrice } from "../../domain/usdPrice.ts"
 import { catalogEntryByAddress, UNLISTED_FLAGS } from "../../domain/catalog.ts"
 import type { AsOf } from "../../domain/chainPosition.ts"
 import type { VaultView } from "../../domain/projection/state.ts"

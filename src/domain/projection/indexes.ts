@@ -1,6 +1,6 @@
-/** Per (builder wallet, vault): the bound users (sorted) and the sum of their shares, kept incrementally. */
+/** Per (referrer, vault): the bound positions (sorted by address) and the sum of their shares, kept incrementally. */
 export interface Cohort {
-  readonly users: SortedSet
+  readonly positions: SortedSet
   shares: bigint
 }
 

@@ -1,6 +1,6 @@
 import { Either } from "effect"
 import { decodePriceUpdateV2, PYTH_RECEIVER_PROGRAM_ID, type PriceUpdateV2 } from "../../pyth/priceUpdate.ts"
-import type { AccountUpdate } from "./state.ts"
+import type { AccountUpdate } from "./accountUpdate.ts"
 
 /** A watched Pyth price account as the chain last showed it, decoded once when it arrives. */
 export interface PriceAccount {

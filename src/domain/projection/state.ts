@@ -12,6 +12,7 @@ import {
 import { decodeBase58Bytes32 } from "../../ntbundle/base58.ts"
 import { findBundleTempDataPda, findOraclePda } from "../../ntbundle/pdas.ts"
 import type { AsOf } from "../chainPosition.ts"
+import type { AccountUpdate } from "./accountUpdate.ts"
 import { decodeBundleFast } from "./accountDecoders.ts"
 import { type AccountKind, accountKind } from "./accountKind.ts"
 import type { ProjectionChange } from "./changes.ts"
@@ -28,14 +29,6 @@ export interface RawAccount {
   readonly kind: AccountKind
   /** A UserBundleAccount's vault (derived from its address), null when unknown or not a position. */
   readonly vault: string | null
-}
-
-export interface AccountUpdate {
-  readonly address: string
-  readonly owner: string
-  readonly slot: number
-  /** Empty when the account was closed. */
-  readonly data: Uint8Array
 }
 
 export interface VaultView {
@@ -298,8 +291,8 @@ export class ProjectionState {
     this.positionsByOwner.add(owner, address)
     if (shares > 0n) this.activeOwners.set(owner, (this.activeOwners.get(owner) ?? 0) + 1)
     if (vault !== null && referrer !== null) {
-      const cohort = this.cohorts.getOrCreate(referrer, vault, () => ({ users: new SortedSet(), shares: 0n }))
-      cohort.users.add(address)
+      const cohort = this.cohorts.getOrCreate(referrer, vault, () => ({ positions: new SortedSet(), shares: 0n }))
+      cohort.positions.add(address)
       cohort.shares += shares
       this.referrersByVault.add(vault, referrer)
       changes.push({ _tag: "ReferrerChanged", wallet: referrer, vault, cohort: true })
@@ -353,9 +346,9 @@ export class ProjectionState {
     if (account.vault !== null && referrer !== null) {
       const cohort = this.cohorts.get(referrer, account.vault)
       if (cohort !== undefined) {
-        cohort.users.delete(address)
+        cohort.positions.delete(address)
         cohort.shares -= shares
-        if (cohort.users.size === 0) {
+        if (cohort.positions.size === 0) {
           this.cohorts.delete(referrer, account.vault)
           if (this.registrations.get(referrer, account.vault) === undefined) {
             this.referrersByVault.remove(account.vault, referrer)

@@ -7,20 +7,20 @@ export interface CohortMember {
 }
 
 /**
- * One page of a builder's bound positions, by position address ascending, strictly after `after`.
- * Each (builder, vault) cohort is a sorted index the projection keeps up to date; the page merges
- * the builder's cohorts (one vault or all of them) from the cursor on: O(vaults x (log n + page)),
+ * One page of a referrer's bound positions, by position address ascending, strictly after `after`.
+ * Each (referrer, vault) cohort is a sorted index the projection keeps up to date; the page merges
+ * the referrer's cohorts (one vault or all of them) from the cursor on: O(vaults x (log n + page)),
  * never a visit, let alone a sort, of the whole cohort.
  */
 export const cohortPage = (
   state: ProjectionState,
-  builder: string,
+  referrer: string,
   options: { readonly vault: string | null; readonly after: string | null; readonly limit: number }
 ): { readonly members: ReadonlyArray<CohortMember>; readonly more: boolean } => {
   const heads: Array<{ vault: string; next: Iterator<string>; position: string }> = []
-  for (const [vault, cohort] of state.cohorts.entries(builder)) {
+  for (const [vault, cohort] of state.cohorts.entries(referrer)) {
     if (options.vault !== null && vault !== options.vault) continue
-    const next = cohort.users.after(options.after)
+    const next = cohort.positions.after(options.after)
     const first = next.next()
     if (first.done !== true) heads.push({ vault, next, position: first.value })
   }

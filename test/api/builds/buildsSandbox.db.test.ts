@@ -2,7 +2,7 @@ import { HttpApi } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { Context, Duration, Effect, Either, Layer } from "effect"
-import { RateLimiterMemory } from "../../../layers/memory/RateLimiterMemory.ts"
+import { RateLimiterLive } from "../../../layers/memory/RateLimiterLive.ts"
 import { BuilderCodesLive } from "../../../layers/postgres/BuilderCodesLive.ts"
 import { CohortEventLogLive } from "../../../layers/postgres/CohortEventLogLive.ts"
 import { VaultHistoryLive } from "../../../layers/postgres/VaultHistoryLive.ts"
@@ -10,7 +10,7 @@ import { ReferrersApi } from "../../../src/api/referrers/ReferrersApi.ts"
 import { UsersApi } from "../../../src/api/users/UsersApi.ts"
 import { UsersHandlersLive } from "../../../src/api/users/UsersHandlers.ts"
 import { ReferrersHandlersLive } from "../../../src/api/referrers/ReferrersHandlers.ts"
-import { ReferrerPayoutsPostgres } from "../../../src/domain/reporting/ReferrerPayoutsPostgres.ts"
+import { ReferrerPayoutsLive } from "../../../layers/postgres/ReferrerPayoutsLive.ts"
 import { BlockhashLive } from "../../../layers/solana/BlockhashLive.ts"
 import { simulatorAt } from "../../../layers/solana/SimulatorLive.ts"
 import { Simulator } from "../../../services/Simulator.ts"
@@ -27,7 +27,7 @@ import { catalogEntryById } from "../../../src/domain/catalog.ts"
 import type { VaultConfig } from "../../../src/sandbox/scenario/vault-genesis.ts"
 import { PublicApi } from "../../../src/api/public/PublicApi.ts"
 import { PublicHandlersLive } from "../../../src/api/public/PublicHandlers.ts"
-import { NoPricesLive } from "../../../services/Prices.ts"
+import { NoPricesLive } from "../../../layers/memory/PricesLive.ts"
 import { BadRequestResponse, HeadersTooLargeResponse, InternalErrorResponse, UriTooLongResponse } from "../../../src/api/errors.ts"
 import { readPosition } from "../../../src/domain/builds/projectedAccounts.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
@@ -98,11 +98,11 @@ describe("builders against the sandbox chain", () => {
             BuildsLive({ perIp: { limit: 1_000, windowSeconds: 60 }, trustProxy: false }),
             PublicHandlersLive,
             UsersHandlersLive,
-            ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsPostgres, CohortEventLogLive)))
+            ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsLive, CohortEventLogLive)))
           )
         ),
         Layer.provide(Layer.mergeAll(NoPricesLive, PartnerKeyStandIn, VaultHistoryLive, Layer.succeed(Simulator, simulatorAt(rpcUrl)))),
-        Layer.provide(RateLimiterMemory)
+        Layer.provide(RateLimiterLive)
       )
       const server = yield* Layer.build(listenForTest(routes).pipe(Layer.provide(Layer.succeedContext(ingest))))
       const url = Context.get(server, HttpListener).url

@@ -2,7 +2,7 @@ import { HttpApi } from "@effect/platform"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { Context, Effect, Either, Layer } from "effect"
-import { RateLimiterMemory } from "../../../layers/memory/RateLimiterMemory.ts"
+import { RateLimiterLive } from "../../../layers/memory/RateLimiterLive.ts"
 import { simulatorAt } from "../../../layers/solana/SimulatorLive.ts"
 import { ApiRoutesLive } from "../../../layers/uws/ApiRoutes.ts"
 import { HttpListener } from "../../../layers/uws/HttpServer.ts"
@@ -93,7 +93,7 @@ const gateway = (state: ProjectionState, simulator: Simulator["Type"] | null) =>
     )
     const routes = ApiRoutesLive(BuildsOnlyApi).pipe(
       Layer.provide(BuildsLive({ perIp: { limit: 1_000, windowSeconds: 60 }, trustProxy: false })),
-      Layer.provide(Layer.mergeAll(chain, PartnerKeyStandIn, RateLimiterMemory))
+      Layer.provide(Layer.mergeAll(chain, PartnerKeyStandIn, RateLimiterLive))
     )
     const server = yield* Layer.build(
       listenForTest(routes).pipe(Layer.provide(ProjectionTest({ initial: liveStatus(1_000), state })))

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { makeRateLimiterMemory } from "../../../layers/memory/RateLimiterMemory.ts"
+import { makeRateLimiterLive } from "../../../layers/memory/RateLimiterLive.ts"
 
 describe("in-memory rate limiter: the synchronous answer", () => {
   it.effect("consumeNow counts in the same windows as consume: one count, whichever way a request is counted", () =>
     Effect.gen(function*() {
-      const limiter = makeRateLimiterMemory()
+      const limiter = makeRateLimiterLive()
       const quota = { limit: 3, windowSeconds: 60 }
       const start = 1_000_000_010_000 // 10 s into a 60 s window
       yield* TestClock.setTime(start)

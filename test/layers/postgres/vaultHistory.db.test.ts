@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Clock, Duration, Effect, Layer } from "effect"
 import { DailyRollupLive } from "../../../layers/postgres/DailyRollupLive.ts"
-import { ReferrerDailyLive } from "../../../layers/postgres/ReferrerDailyLive.ts"
+import { ReferrerHistoryLive } from "../../../layers/postgres/ReferrerHistoryLive.ts"
 import { VaultHistoryLive } from "../../../layers/postgres/VaultHistoryLive.ts"
 import { HistoryBackfill } from "../../../services/HistoryBackfill.ts"
 import { ReferrerHistory } from "../../../services/ReferrerHistory.ts"
@@ -66,7 +66,7 @@ const rollUpThrough = (date: string, liveSince: number) =>
   })
 
 describe("history rollup: stored daily vault and builder rows", () => {
-  layer(Layer.mergeAll(VaultHistoryLive, ReferrerDailyLive).pipe(Layer.provideMerge(TestDatabase)), { timeout: 60_000 })((it) => {
+  layer(Layer.mergeAll(VaultHistoryLive, ReferrerHistoryLive).pipe(Layer.provideMerge(TestDatabase)), { timeout: 60_000 })((it) => {
     it.effect("closes days from the event log once, carries closes over empty days, keeps flags; reads come from the tables", () =>
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient

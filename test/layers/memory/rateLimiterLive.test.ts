@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { makeRateLimiterMemory } from "../../../layers/memory/RateLimiterMemory.ts"
+import { makeRateLimiterLive } from "../../../layers/memory/RateLimiterLive.ts"
 
 describe("in-memory fixed-window rate limiter", () => {
   it.effect("counts per bucket in windows aligned to the window length; refuses over the limit until the reset", () =>
     Effect.gen(function*() {
-      const limiter = makeRateLimiterMemory()
+      const limiter = makeRateLimiterLive()
       const quota = { limit: 2, windowSeconds: 60 }
       yield* TestClock.setTime(1_000_000_010_000) // 10 s into a 60 s window
       const first = yield* limiter.consume("a", quota)

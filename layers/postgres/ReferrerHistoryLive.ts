@@ -39,7 +39,7 @@ const toRow = (row: Row): ReferrerDailyRow => ({
 })
 
 /** `ReferrerHistory` over the rollup's `referrer_daily` table: keyset pages by (day, vault), never a log scan. */
-export const ReferrerDailyLive = Layer.effect(
+export const ReferrerHistoryLive = Layer.effect(
   ReferrerHistory,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { RateLimiterMemory } from "../../../layers/memory/RateLimiterMemory.ts"
+import { RateLimiterLive } from "../../../layers/memory/RateLimiterLive.ts"
 import { generateApiKey } from "../../../src/domain/partnerKeys/apiKeyFormat.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
 import { startKeyedServer } from "../../support/keyedTestServer.ts"
@@ -18,7 +18,7 @@ const server = (options: { readonly cacheTtlMs?: number } = {}) =>
   Effect.gen(function*() {
     const { layer, store } = yield* makePartnerKeysInMemory
     const url = yield* startKeyedServer({ cluster: "sandbox", defaultQuota: DEFAULT_QUOTA, ...options }).pipe(
-      Effect.provide(Layer.merge(layer, RateLimiterMemory))
+      Effect.provide(Layer.merge(layer, RateLimiterLive))
     )
     const whoami = (key?: string) => fetchJson(`${url}/v2/whoami`, { headers: key === undefined ? {} : { "x-api-key": key } })
     // Nothing is cached until the invalidation listener is live: wait for a key to be served from memory.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import type { PriceAccount } from "../../src/domain/projection/priceAccounts.ts"
-import { freshPrice } from "../../src/pyth/freshPrice.ts"
-import { PYTH_RECEIVER_PROGRAM_ID, type PriceUpdateV2 } from "../../src/pyth/priceUpdate.ts"
+import type { PriceAccount } from "../../../src/domain/projection/priceAccounts.ts"
+import { freshPrice } from "../../../layers/memory/freshPrice.ts"
+import { PYTH_RECEIVER_PROGRAM_ID, type PriceUpdateV2 } from "../../../src/pyth/priceUpdate.ts"
 
 const update: PriceUpdateV2 = {
   writeAuthority: "11111111111111111111111111111111",

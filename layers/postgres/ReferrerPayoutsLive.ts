@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
-import { type PayoutRow, ReferrerPayouts } from "./ReferrerPayouts.ts"
+import { type PayoutRow, ReferrerPayouts } from "../../services/ReferrerPayouts.ts"
 
 interface Row {
   readonly signature: string
@@ -25,7 +25,7 @@ const toPayoutRow = (row: Row): PayoutRow => ({
 })
 
 /** Payouts from `program_event` (index `program_event_referrer_payout_idx`, migration 0007). */
-export const ReferrerPayoutsPostgres = Layer.effect(
+export const ReferrerPayoutsLive = Layer.effect(
   ReferrerPayouts,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient

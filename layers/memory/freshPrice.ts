@@ -1,6 +1,6 @@
-import type { UsdPrice } from "../../services/Prices.ts"
-import type { PriceAccount } from "../domain/projection/priceAccounts.ts"
-import { priceAsNumber, PYTH_RECEIVER_PROGRAM_ID } from "./priceUpdate.ts"
+import type { UsdPrice } from "../../src/domain/usdPrice.ts"
+import type { PriceAccount } from "../../src/domain/projection/priceAccounts.ts"
+import { priceAsNumber, PYTH_RECEIVER_PROGRAM_ID } from "../../src/pyth/priceUpdate.ts"
 
 /**
  * The USD price a feed account holds, if it can be trusted now: owned by the receiver, a fully

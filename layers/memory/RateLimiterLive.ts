@@ -14,7 +14,7 @@ const SWEEP_ABOVE = 10_000
  * Fixed windows aligned to multiples of the window length since the epoch, counted in this
  * process only.
  */
-export const makeRateLimiterMemory = () => {
+export const makeRateLimiterLive = () => {
   const windows = new Map<string, Window>()
   const sweep = (now: number) => {
     for (const [bucket, window] of windows) if (window.endsAt <= now) windows.delete(bucket)
@@ -45,4 +45,4 @@ export const makeRateLimiterMemory = () => {
   }
 }
 
-export const RateLimiterMemory = Layer.sync(RateLimiter, makeRateLimiterMemory)
+export const RateLimiterLive = Layer.sync(RateLimiter, makeRateLimiterLive)

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer, Redacted, Stream } from "effect"
-import { RateLimiterMemory } from "../../../layers/memory/RateLimiterMemory.ts"
+import { RateLimiterLive } from "../../../layers/memory/RateLimiterLive.ts"
 import { PartnerKeysLive } from "../../../layers/postgres/PartnerKeysLive.ts"
 import { PartnerKeys } from "../../../services/PartnerKeys.ts"
 import { generateApiKey, hashApiKey } from "../../../src/domain/partnerKeys/apiKeyFormat.ts"
@@ -59,7 +59,7 @@ const untilCached = (request: Effect.Effect<{ readonly status: number }>, counte
     return yield* Effect.die(new Error("the key was never cached"))
   })
 
-const Store = Layer.mergeAll(PartnerKeysLive, RateLimiterMemory).pipe(Layer.provideMerge(TestDatabase))
+const Store = Layer.mergeAll(PartnerKeysLive, RateLimiterLive).pipe(Layer.provideMerge(TestDatabase))
 
 layer(Store, { timeout: 90_000, excludeTestServices: true })("PartnerKey middleware over real HTTP and Postgres", (it) => {
   describe("authentication", () => {
