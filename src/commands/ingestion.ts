@@ -1,5 +1,5 @@
 import { Duration, Effect, Layer, Option } from "effect"
-import { ProjectionLive } from "../../layers/memory/ProjectionLive.ts"
+import { ProjectionLive } from "../../layers/projection/ProjectionLive.ts"
 import { BackfillStoreLive } from "../../layers/postgres/BackfillStoreLive.ts"
 import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
 import { ChainSourceLive } from "../../layers/solana/ChainSourceLive.ts"

@@ -1,6 +1,6 @@
 import { Effect, Either, Layer, Option } from "effect"
 import { DatabaseLive } from "../../layers/postgres/Database.ts"
-import { ProjectionInBackground } from "../../layers/memory/ProjectionInBackground.ts"
+import { ProjectionInBackground } from "../../layers/projection/ProjectionInBackground.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { DocsRoutesLive } from "../../layers/uws/DocsRoutes.ts"
 import { HttpListenerLive, HttpServerLive } from "../../layers/uws/HttpServer.ts"

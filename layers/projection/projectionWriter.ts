@@ -1,15 +1,15 @@
 import { Effect } from "effect"
-import type { AccountUpdated, ChainEvent, ProgramEvents } from "../../../services/ChainSource.ts"
-import { ChainSource } from "../../../services/ChainSource.ts"
-import type { StoredAccount } from "../../../services/ChainStore.ts"
-import type { ProjectionChangeBatch } from "../../../services/Projection.ts"
-import type { AsOf } from "../../../src/domain/chainPosition.ts"
-import { RepairTracker } from "../../../src/domain/projection/repairs.ts"
-import type { ProjectionState } from "../../../src/domain/projection/state.ts"
-import type { ProjectionPhase } from "../../../src/domain/status.ts"
-import type { StatusCell } from "../../../src/domain/statusCell.ts"
-import type { ChangeFeed } from "./changeFeed.ts"
-import type { PersistJob } from "./persistence.ts"
+import type { AccountUpdated, ChainEvent, ProgramEvents } from "../../services/ChainSource.ts"
+import { ChainSource } from "../../services/ChainSource.ts"
+import type { StoredAccount } from "../../services/ChainStore.ts"
+import type { ProjectionChangeBatch } from "../../services/Projection.ts"
+import type { AsOf } from "../../src/domain/chainPosition.ts"
+import { RepairTracker } from "../../src/domain/projection/repairs.ts"
+import type { ProjectionState } from "../../src/domain/projection/state.ts"
+import type { ProjectionPhase } from "../../src/domain/status.ts"
+import type { StatusCell } from "../../src/domain/statusCell.ts"
+import type { ChangeListeners } from "./changeListeners.ts"
+import type { CheckpointJob } from "./checkpointer.ts"
 
 /**
  * Account updates applied before their changes are handed on. A chunk's changes go out together: a
@@ -19,7 +19,7 @@ import type { PersistJob } from "./persistence.ts"
  */
 const FLUSH_EVERY = 256
 
-export interface IngestOptions {
+export interface WriterOptions {
   readonly genesisHash: string
   /** Above this many slots behind the chain tip the projection is degraded, not live. */
   readonly maxLagSlots: number
@@ -30,7 +30,7 @@ export interface IngestOptions {
  * The single writer: applies the chain stream to the state in order, repairs accounts whose
  * notifications went missing, and prepares persistence jobs. Only the ingest fiber calls it.
  */
-export class Ingest {
+export class ProjectionWriter {
   readonly #repairs = new RepairTracker()
   readonly #dirty = new Set<string>()
   #transactions: Array<ProgramEvents> = []
@@ -50,9 +50,9 @@ export class Ingest {
 
   constructor(
     readonly state: ProjectionState,
-    private readonly options: IngestOptions,
+    private readonly options: WriterOptions,
     private readonly status: StatusCell,
-    private readonly changes: ChangeFeed,
+    private readonly listeners: ChangeListeners,
     restored: { readonly slot: number; readonly lastSignature: string | null } | null
   ) {
     this.#lastSignature = restored?.lastSignature ?? null
@@ -181,7 +181,7 @@ export class Ingest {
     if (this.#pending.length === 0) return
     const batches = this.#pending
     this.#pending = []
-    const errors = this.changes.emit(batches)
+    const errors = this.listeners.emit(batches)
     if (errors.length > 0) this.#listenerErrors.push(...errors)
   }
 
@@ -231,7 +231,7 @@ export class Ingest {
   }
 
   /** A persistence job with the transactions since the last one and, when due, a checkpoint. */
-  takeJob(now: number, force: boolean): PersistJob | null {
+  takeJob(now: number, force: boolean): CheckpointJob | null {
     const transactions = this.#transactions
     this.#transactions = []
     const asOf = this.state.asOf
