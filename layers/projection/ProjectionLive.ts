@@ -1,5 +1,5 @@
 import { address } from "@solana/kit"
-import { Chunk, Duration, Effect, Either, Fiber, Layer, Option, Schedule, Stream } from "effect"
+import { type Cause, Chunk, Duration, Effect, Either, Fiber, Layer, Option, Schedule, Stream } from "effect"
 import { ChainSource } from "../../services/ChainSource.ts"
 import { ChainStore } from "../../services/ChainStore.ts"
 import { Projection } from "../../services/Projection.ts"
@@ -58,8 +58,10 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
         yield* setPhase("restoring", "restoring from the checkpoint")
         let checkpoint = yield* store.loadCheckpoint.pipe(Effect.retry(retryForever))
         if (Option.isSome(checkpoint) && (checkpoint.value.genesisHash !== genesisHash || checkpoint.value.programId !== source.programId)) {
+          const { genesisHash: otherGenesis, programId: otherProgram } = checkpoint.value
           yield* Effect.logWarning(
-            `the checkpoint belongs to another chain or program (genesis ${checkpoint.value.genesisHash}, program ${checkpoint.value.programId}); discarding it and the event log`
+            `the checkpoint belongs to another chain or program (genesis ${otherGenesis}, program ${otherProgram}); ` +
+              "discarding it and the event log"
           )
           yield* store.discardAll.pipe(Effect.retry(retryForever))
           checkpoint = Option.none()
@@ -96,10 +98,10 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
         yield* Stream.runForEachChunk(chain, (events) => turn.withPermits(1)(current.handleChunk(Chunk.toReadonlyArray(events))))
       })
 
-      const fiber = yield* Effect.forkScoped(
-        run.pipe(Effect.catchAllCause((cause) => Effect.zipRight(Effect.logError("projection stopped", cause), setPhase("degraded", "ingestion stopped"))))
-      )
-      // Registered after the persistence worker, so it runs first at shutdown: the last checkpoint lands.
+      const stopped = (cause: Cause.Cause<unknown>) =>
+        Effect.zipRight(Effect.logError("projection stopped", cause), setPhase("degraded", "ingestion stopped"))
+      const fiber = yield* Effect.forkScoped(Effect.catchAllCause(run, stopped))
+      // Registered after the checkpointer, so it runs first at shutdown: the last checkpoint lands.
       yield* Effect.addFinalizer(() =>
         Effect.gen(function*() {
           yield* Fiber.interrupt(fiber)
