@@ -2,19 +2,7 @@ import { Context, Deferred, Effect, Either, Layer, Option, Stream } from "effect
 import { Projection, type ProjectionChangeListener } from "../../services/Projection.ts"
 import { ProjectionUnavailable } from "../../src/domain/errors.ts"
 import type { ProjectionState } from "../../src/domain/projection/state.ts"
-import type { ProjectionStatus } from "../../src/domain/status.ts"
-
-const startingStatus = (reason: string): ProjectionStatus => ({
-  status: "starting",
-  asOf: null,
-  chainSlot: null,
-  lagSlots: null,
-  lagSeconds: null,
-  checkpointSlot: null,
-  reason,
-  rpcUrl: null,
-  wsUrl: null
-})
+import { startingStatus } from "./startingStatus.ts"
 
 interface EarlyListener {
   readonly listener: ProjectionChangeListener

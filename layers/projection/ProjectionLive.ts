@@ -6,10 +6,11 @@ import { Projection } from "../../services/Projection.ts"
 import { ProjectionUnavailable } from "../../src/domain/errors.ts"
 import { ProjectionState } from "../../src/domain/projection/state.ts"
 import { StatusCell } from "../../src/domain/statusCell.ts"
-import type { ProjectionPhase, ProjectionStatus } from "../../src/domain/status.ts"
+import type { ProjectionPhase } from "../../src/domain/status.ts"
 import { ChangeListeners } from "./changeListeners.ts"
 import { startCheckpointer } from "./checkpointer.ts"
 import { ProjectionWriter } from "./projectionWriter.ts"
+import { startingStatus } from "./startingStatus.ts"
 
 export interface ProjectionOptions {
   readonly maxLagSlots?: number
@@ -19,18 +20,6 @@ export interface ProjectionOptions {
 }
 
 const retryForever = Schedule.exponential(Duration.millis(250)).pipe(Schedule.union(Schedule.spaced(Duration.seconds(5))))
-
-const initialStatus = (rpcUrl: string, wsUrl: string): ProjectionStatus => ({
-  status: "starting",
-  asOf: null,
-  chainSlot: null,
-  lagSlots: null,
-  lagSeconds: null,
-  checkpointSlot: null,
-  reason: "starting",
-  rpcUrl,
-  wsUrl
-})
 
 /**
  * The projection: restores from the last checkpoint (or starts empty), then applies the chain
@@ -42,7 +31,7 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
     Effect.gen(function*() {
       const source = yield* ChainSource
       const store = yield* ChainStore
-      const status = yield* StatusCell.make(initialStatus(source.rpcUrl, source.wsUrl))
+      const status = yield* StatusCell.make(startingStatus("starting", { rpcUrl: source.rpcUrl, wsUrl: source.wsUrl }))
       const listeners = new ChangeListeners()
       const state = new ProjectionState(address(source.programId))
       const checkpointer = yield* startCheckpointer

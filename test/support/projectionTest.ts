@@ -1,4 +1,5 @@
 import { Context, Effect, Either, Layer } from "effect"
+import { startingStatus as startingStatusBecause } from "../../layers/projection/startingStatus.ts"
 import { Projection, type ProjectionChangeBatch, type ProjectionChangeListener } from "../../services/Projection.ts"
 import { ProjectionUnavailable } from "../../src/domain/errors.ts"
 import { ProjectionState } from "../../src/domain/projection/state.ts"
@@ -6,17 +7,7 @@ import { isLive, type ProjectionStatus } from "../../src/domain/status.ts"
 import { StatusCell } from "../../src/domain/statusCell.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 
-export const startingStatus: ProjectionStatus = {
-  status: "starting",
-  asOf: null,
-  chainSlot: null,
-  lagSlots: null,
-  lagSeconds: null,
-  checkpointSlot: null,
-  reason: null,
-  rpcUrl: null,
-  wsUrl: null
-}
+export const startingStatus: ProjectionStatus = startingStatusBecause(null)
 
 export const liveStatus = (slot: number, overrides: Partial<ProjectionStatus> = {}): ProjectionStatus => ({
   status: "live",
