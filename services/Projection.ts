@@ -1,11 +1,11 @@
-import { Context, type Effect, type Either, type Scope, type Queue, type Stream } from "effect"
+import { Context, type Effect, type Either, type Stream } from "effect"
 import type { ProjectionUnavailable } from "../src/domain/errors.ts"
 import type { ProjectionChange } from "../src/domain/projection/changes.ts"
 import type { ProjectionState } from "../src/domain/projection/state.ts"
 import type { ProjectionStatus } from "../src/domain/status.ts"
 
 /**
- * The live in-memory projection of the ntbundle program. One writer (the ingest actor) owns the
+ * The live in-memory projection of the ntbundle program. One writer (the projection writer) owns the
  * state; readers get the current status and, when live, synchronous read-only access.
  */
 export class Projection extends Context.Tag("Projection")<
@@ -23,10 +23,17 @@ export class Projection extends Context.Tag("Projection")<
     readonly readSync: <A>(read: (state: ProjectionState) => A) => Either.Either<A, ProjectionUnavailable>
     /** Every status change, starting with the current one. */
     readonly statusChanges: Stream.Stream<ProjectionStatus>
-    /** Changes applied from now on, in order, each batch stamped with the state version after it. */
-    readonly subscribe: Effect.Effect<Queue.Dequeue<ProjectionChangeBatch>, never, Scope.Scope>
+    /**
+     * Calls `listener` with the changes applied from now on, in order, each batch stamped with the
+     * state version after it; returns the function that stops it. The writer calls listeners on its
+     * own turn, right after applying the batches: a listener must be quick and never mutate the
+     * state. An error a listener throws is logged and never reaches the writer.
+     */
+    readonly listen: (listener: ProjectionChangeListener) => () => void
   }
 >() {}
+
+export type ProjectionChangeListener = (batches: ReadonlyArray<ProjectionChangeBatch>) => void
 
 export interface ProjectionChangeBatch {
   readonly slot: number

@@ -1,7 +1,6 @@
-import { Effect, Either, Layer, Queue, Runtime, Stream } from "effect"
+import { Effect, Either, Layer, Runtime, Stream } from "effect"
 import { Prices } from "../../services/Prices.ts"
 import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
-import { changeFeedOf } from "../memory/projection/changeFeed.ts"
 import { affectedTopics, TouchedTopics } from "../../src/ws/affectedTopics.ts"
 import { defaultWsLimits, transportBackpressureLimit, transportPayloadLimit, type WsLimits } from "../../src/ws/limits.ts"
 import { HttpServer } from "./HttpServer.ts"
@@ -13,9 +12,8 @@ export const STREAM_PATH = "/v2/stream"
 /**
  * `GET /v2/stream`: the WebSocket reads (protocol in `src/ws/protocol.ts`), on the same uWS app as
  * the REST routes and behind the same partner key. Projection change batches become topic updates
- * (each run of batches handed over at once costs one update per topic): synchronously from the
- * projection's change feed when it has one, else from its change queue. One fiber follows the
- * projection status.
+ * (each run of batches handed over at once costs one update per topic), published on the projection
+ * writer's turn, right after the changes were applied. One fiber follows the projection status.
  */
 export const WsStreamLive = (
   options: {
@@ -65,33 +63,14 @@ export const WsStreamLive = (
       const noBuilders: ReadonlySet<string> = new Set()
       const buildersOf = (vault: string): ReadonlySet<string> =>
         Either.getOrElse(projection.readSync((state) => state.referrersByVault.get(vault)), () => noBuilders)
-      const publish = (batches: Iterable<ProjectionChangeBatch>): void => {
+      const publish = (batches: ReadonlyArray<ProjectionChangeBatch>): void => {
         touched.clear()
-        let any = false
-        for (const batch of batches) {
-          any = true
-          affectedTopics(batch.changes, hub.book, buildersOf, touched)
-        }
-        if (any && hub.book.isFollowed("slots")) touched.direct.add("slots")
+        for (const batch of batches) affectedTopics(batch.changes, hub.book, buildersOf, touched)
+        if (batches.length > 0 && hub.book.isFollowed("slots")) touched.direct.add("slots")
         if (!touched.isEmpty) hub.publishUpdates(touched)
       }
-      const feed = changeFeedOf(projection)
-      if (feed !== null) {
-        // Published on the writer's turn, right after the changes were applied.
-        const stop = feed.listen(publish)
-        yield* Effect.addFinalizer(() => Effect.sync(stop))
-      } else {
-        // Subscribing waits for ingestion to be set up: in the background, so the server listens at once.
-        yield* projection.subscribe.pipe(
-          Effect.flatMap((changes) =>
-            Queue.takeBetween(changes, 1, Number.MAX_SAFE_INTEGER).pipe(
-              Effect.map(publish),
-              Effect.forever
-            )
-          ),
-          Effect.forkScoped
-        )
-      }
+      const stop = projection.listen(publish)
+      yield* Effect.addFinalizer(() => Effect.sync(stop))
       yield* projection.statusChanges.pipe(
         Stream.runForEach((status) => Effect.sync(() => hub.statusChanged(status))),
         Effect.forkScoped

@@ -1,5 +1,5 @@
 import { Duration, Effect, Layer, Option } from "effect"
-import { ProjectionLive } from "../../layers/memory/ProjectionLive.ts"
+import { ProjectionLive } from "../../layers/projection/ProjectionLive.ts"
 import { BackfillStoreLive } from "../../layers/postgres/BackfillStoreLive.ts"
 import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
 import { ChainSourceLive } from "../../layers/solana/ChainSourceLive.ts"
@@ -22,8 +22,9 @@ const endpoints = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConf
     onSome: (rpcUrl) => Effect.succeed({ rpcUrl, wsUrl: Option.getOrElse(config.rpcWsUrl, () => defaultWsUrl(rpcUrl)) }),
     onNone: () =>
       Effect.gen(function*() {
+        const { seed, users, builders, historyDays } = sandbox
         yield* Effect.logInfo(
-          `starting the sandbox chain (seed ${sandbox.seed}, ${sandbox.users} users, ${sandbox.builders} builders, ${sandbox.historyDays} days of history)`
+          `starting the sandbox chain (seed ${seed}, ${users} users, ${builders} builders, ${historyDays} days of history)`
         )
         const began = Date.now()
         const started = yield* scenarioSandboxScoped({
@@ -46,18 +47,24 @@ const endpoints = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConf
  * The chain connection, the projection over it, its PostgreSQL store and the history backfill.
  * `watchedAccounts` (the price feed accounts) are followed with the program's accounts.
  */
-export const IngestionLive = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConfig, watchedAccounts: ReadonlyArray<string> = []) =>
+export const IngestionLive = (
+  config: AppConfig,
+  ingest: IngestConfig,
+  sandbox: SandboxConfig,
+  watchedAccounts: ReadonlyArray<string> = []
+) => {
+  const chainSource = Layer.unwrapScoped(
+    Effect.map(endpoints(config, ingest, sandbox), (urls) => ChainSourceLive({ ...urls, programId: ingest.programId, watchedAccounts }))
+  )
+  const checkpointEvery = Duration.seconds(ingest.checkpointSeconds)
+  const projection = ProjectionLive({ checkpointEvery, maxLagSlots: ingest.maxLagSlots })
+  const backfill = HistoryBackfillLive({ since: Option.getOrNull(ingest.historySince) })
   // the history rollup closes the daily vault and builder rows from the event log
-  DailyRollupLive().pipe(
-    Layer.provideMerge(HistoryBackfillLive({ since: Option.getOrNull(ingest.historySince) })),
-    Layer.provideMerge(
-      ProjectionLive({ checkpointEvery: Duration.seconds(ingest.checkpointSeconds), maxLagSlots: ingest.maxLagSlots })
-    ),
+  return DailyRollupLive().pipe(
+    Layer.provideMerge(backfill),
+    Layer.provideMerge(projection),
     Layer.provideMerge(BackfillStoreLive),
-    Layer.provideMerge(
-      Layer.unwrapScoped(
-        Effect.map(endpoints(config, ingest, sandbox), (urls) => ChainSourceLive({ ...urls, programId: ingest.programId, watchedAccounts }))
-      )
-    ),
+    Layer.provideMerge(chainSource),
     Layer.provideMerge(ChainStoreLive)
   )
+}

@@ -28,7 +28,18 @@ scenario (the registry's vaults, users, builders, activity and a keeper; determi
   --firehose            keeper charging fees across many positions every slot (>= 5,000 updates/s)
 `
 
-const VALUE_FLAGS = new Set(["--host", "--port", "--seed", "--slot-ms", "--program-id", "--users", "--builders", "--activity", "--history-days", "--bulk-users"])
+const VALUE_FLAGS = new Set([
+  "--host",
+  "--port",
+  "--seed",
+  "--slot-ms",
+  "--program-id",
+  "--users",
+  "--builders",
+  "--activity",
+  "--history-days",
+  "--bulk-users"
+])
 
 type Parsed = { readonly options: ScenarioSandboxOptions } | { readonly error: string }
 
@@ -41,7 +52,8 @@ export const parseSandboxArgs = (args: ReadonlyArray<string>): Parsed => {
   const options: { -readonly [K in keyof ScenarioSandboxOptions]: ScenarioSandboxOptions[K] } = { port: 8899 }
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined]
+    const equals = arg.startsWith("--") ? arg.indexOf("=") : -1
+    const [flag, inline] = equals >= 0 ? [arg.slice(0, equals), arg.slice(equals + 1)] : [arg, undefined]
     if (flag === "--manual") {
       options.clock = "manual"
       continue
@@ -117,7 +129,8 @@ export const sandbox: Command = {
         const { handle } = yield* scenarioSandboxScoped(parsed.options)
         yield* Console.log(`sandbox JSON-RPC: ${handle.rpcUrl}`)
         yield* Console.log(`sandbox PubSub:   ${handle.wsUrl}`)
-        yield* Console.log(`program ${handle.chain.programId}, seed ${String(handle.chain.seed)}, slot ${handle.chain.slotMs} ms (${handle.clockMode})`)
+        const { programId, seed, slotMs } = handle.chain
+        yield* Console.log(`program ${programId}, seed ${String(seed)}, slot ${slotMs} ms (${handle.clockMode})`)
         return yield* Effect.never
       })
     )

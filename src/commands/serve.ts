@@ -1,6 +1,6 @@
 import { Effect, Either, Layer, Option } from "effect"
 import { DatabaseLive } from "../../layers/postgres/Database.ts"
-import { ProjectionInBackground } from "../../layers/memory/ProjectionInBackground.ts"
+import { ProjectionInBackground } from "../../layers/projection/ProjectionInBackground.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { DocsRoutesLive } from "../../layers/uws/DocsRoutes.ts"
 import { HttpListenerLive, HttpServerLive } from "../../layers/uws/HttpServer.ts"
@@ -50,6 +50,78 @@ Runs the gateway. Configuration comes from the environment (see the README):
   WS_BACKPRESSURE_BYTES, WS_CLOSE_ABOVE_BYTES, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS
 `
 
+/** Everything `serve` reads from the environment, in this order: the first error is the one reported. */
+const serveConfig = Effect.gen(function*() {
+  const app = yield* appConfig
+  const ingest = yield* ingestConfig(app.cluster)
+  const sandbox = yield* sandboxConfig
+  const buildMeter = yield* buildMeterConfig
+  const pricing = yield* priceConfig
+  const buildSimulation = yield* buildSimulationConfig
+  const keys = yield* keysConfig(app.cluster)
+  const wsLimits = yield* wsLimitsConfig
+  return { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits }
+})
+
+type ServeConfig = Effect.Effect.Success<typeof serveConfig>
+
+/**
+ * The gateway: ingestion built in the background behind the projection, the REST and WebSocket
+ * routes over it, and the listener once every route is registered.
+ */
+const gateway = (config: ServeConfig) => {
+  const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits } = config
+  const database = DatabaseLive({ url: app.databaseUrl, dataDir: app.dataDir })
+  const onDatabase = <A, E, R>(layer: Layer.Layer<A, E, R>) => Layer.provide(layer, database)
+
+  // The chain. The sandbox hosts its own feed accounts (at the addresses mainnet's feeds have).
+  const priceFeeds = resolvePriceFeeds(app.cluster, pricing.overrides, sandboxPriceFeedMap())
+  const chainBuild = buildSimulation ? Layer.merge(PublishChainBuildServices, PublishSimulator()) : PublishChainBuildServices
+  // on the in-process sandbox (no RPC_URL), each scenario builder gets a code
+  const chainExtras = Option.isNone(app.rpcUrl) ? Layer.merge(chainBuild, SandboxCodesSeed) : chainBuild
+  const ingestion = chainExtras.pipe(Layer.provideMerge(IngestionLive(app, ingest, sandbox, [...priceFeeds.values()])))
+  const projection = onDatabase(ProjectionInBackground(ingestion))
+  const prices = PricesLive({ feeds: priceFeeds, maxAgeSeconds: pricing.maxAgeSeconds }).pipe(Layer.provide(projection))
+
+  // The partner key: keys in Postgres; on the sandbox, one seeded and printed.
+  const partnerAuth = onDatabase(PartnerAuthLive(app.cluster, keys))
+  const sandboxKey = app.cluster === "sandbox" ? onDatabase(SandboxPartnerKeyLive(keys)) : Layer.empty
+
+  // The transaction builders. BUILD_SIMULATION=false: no Simulator, builds keep the per-instruction estimate
+  const buildServices = Layer.mergeAll(
+    ChainBuildServicesFromHandoff,
+    buildSimulation ? SimulatorFromHandoff : Layer.empty,
+    onDatabase(BuilderCodesLive),
+    RateLimiterLive
+  )
+  // the builders meter a request with a valid partner key on the key's quota
+  const builds = Layer.merge(BuildsLive(buildMeter), PublicHandlersLive).pipe(
+    Layer.provide(Layer.merge(buildServices, partnerAuth))
+  )
+
+  // The reads: from the projection, with history and reports from Postgres.
+  const referrerHistory = ReferrerHistoryHandlersLive.pipe(Layer.provide(onDatabase(ReferrerHistoryLive)))
+  const referrerReports = onDatabase(Layer.merge(ReferrerPayoutsLive, CohortEventLogLive))
+  const referrers = ReferrersHandlersLive.pipe(Layer.provide(referrerReports))
+  const readSources = Layer.mergeAll(projection, prices, onDatabase(VaultHistoryLive), onDatabase(ReferrerHistoryLive))
+  const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrerHistory, referrers, builds).pipe(
+    Layer.provide(readSources)
+  )
+
+  const stream = WsStreamLive({ limits: wsLimits }).pipe(Layer.provide(Layer.merge(projection, prices)))
+  const routes = Layer.mergeAll(ApiRoutesLive(Api), DocsRoutesLive(Api), stream, sandboxKey).pipe(
+    Layer.provide(Layer.merge(handlers, partnerAuth))
+  )
+  // Listen only once every route is registered.
+  const http = HttpListenerLive({ host: app.host, port: app.port }).pipe(
+    Layer.provide(routes),
+    Layer.provideMerge(HttpServerLive)
+  )
+  // Filled in by ingestion once the chain connection is up.
+  const handoffs = Layer.merge(ChainBuildHandoffLive, SimulatorHandoffLive)
+  return http.pipe(Layer.provide(handoffs))
+}
+
 export const serve: Command = {
   run: async (args) => {
     if (args.includes("--help") || args.includes("-h")) {
@@ -60,59 +132,11 @@ export const serve: Command = {
       process.stderr.write(`vault-gateway serve: unexpected argument '${args[0]}'\n${HELP}`)
       return EXIT_USAGE
     }
-    const config = await Effect.runPromise(
-      Effect.either(
-        Effect.flatMap(appConfig, (app) =>
-          Effect.map(Effect.all([ingestConfig(app.cluster), sandboxConfig, buildMeterConfig, priceConfig, buildSimulationConfig]), ([ingest, sandbox, buildMeter, pricing, buildSimulation]) => ({ app, ingest, sandbox, buildMeter, pricing, buildSimulation }))
-        )
-      )
-    )
+    const config = await Effect.runPromise(Effect.either(serveConfig))
     if (Either.isLeft(config)) {
       process.stderr.write(`vault-gateway: ${describeConfigError(config.left)}\n`)
       return EXIT_USAGE
     }
-    const { app: appSettings, ingest, sandbox, buildMeter, pricing, buildSimulation } = config.right
-    // The sandbox hosts its own feed accounts (at the addresses mainnet's feeds have).
-    const priceFeeds = resolvePriceFeeds(appSettings.cluster, pricing.overrides, sandboxPriceFeedMap())
-    const { host, port, databaseUrl, dataDir } = appSettings
-    const database = DatabaseLive({ url: databaseUrl, dataDir })
-    // on the in-process sandbox (no RPC_URL), each scenario builder gets a code
-    const chainBuild = buildSimulation ? Layer.merge(PublishChainBuildServices, PublishSimulator()) : PublishChainBuildServices
-    const chainExtras = Option.isNone(appSettings.rpcUrl) ? Layer.merge(chainBuild, SandboxCodesSeed) : chainBuild
-    const ingestion = chainExtras.pipe(Layer.provideMerge(IngestionLive(appSettings, ingest, sandbox, [...priceFeeds.values()])))
-    const projection = ProjectionInBackground(ingestion).pipe(Layer.provide(database))
-    const prices = PricesLive({ feeds: priceFeeds, maxAgeSeconds: pricing.maxAgeSeconds }).pipe(Layer.provide(projection))
-    // BUILD_SIMULATION=false: no Simulator, builds keep the per-instruction estimate
-    const buildServices = Layer.mergeAll(
-      ChainBuildServicesFromHandoff,
-      buildSimulation ? SimulatorFromHandoff : Layer.empty,
-      BuilderCodesLive.pipe(Layer.provide(database)),
-      RateLimiterLive
-    )
-    const keySettings = await Effect.runPromise(Effect.either(keysConfig(appSettings.cluster)))
-    if (Either.isLeft(keySettings)) {
-      process.stderr.write(`vault-gateway: ${describeConfigError(keySettings.left)}\n`)
-      return EXIT_USAGE
-    }
-    const wsLimits = await Effect.runPromise(Effect.either(wsLimitsConfig))
-    if (Either.isLeft(wsLimits)) {
-      process.stderr.write(`vault-gateway: ${describeConfigError(wsLimits.left)}\n`)
-      return EXIT_USAGE
-    }
-    const partnerAuth = PartnerAuthLive(appSettings.cluster, keySettings.right).pipe(Layer.provide(database))
-    // the builders meter a request with a valid partner key on the key's quota
-    const builds = Layer.merge(BuildsLive(buildMeter), PublicHandlersLive).pipe(Layer.provide(Layer.merge(buildServices, partnerAuth)))
-    const referrerHistory = ReferrerHistoryHandlersLive.pipe(Layer.provide(ReferrerHistoryLive.pipe(Layer.provide(database))))
-    const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrerHistory, ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsLive, CohortEventLogLive).pipe(Layer.provide(database)))), builds).pipe(Layer.provide(Layer.mergeAll(projection, prices, VaultHistoryLive.pipe(Layer.provide(database)), ReferrerHistoryLive.pipe(Layer.provide(database)))))
-    const sandboxKey = appSettings.cluster === "sandbox"
-      ? SandboxPartnerKeyLive(keySettings.right).pipe(Layer.provide(database))
-      : Layer.empty
-    const stream = WsStreamLive({ limits: wsLimits.right }).pipe(Layer.provide(Layer.merge(projection, prices)))
-    const routes = Layer.mergeAll(ApiRoutesLive(Api), DocsRoutesLive(Api), stream, sandboxKey).pipe(
-      Layer.provide(Layer.merge(handlers, partnerAuth))
-    )
-    // Listen only once every route is registered.
-    const http = HttpListenerLive({ host, port }).pipe(Layer.provide(routes), Layer.provideMerge(HttpServerLive))
-    return runMain(Layer.launch(http.pipe(Layer.provide(Layer.merge(ChainBuildHandoffLive, SimulatorHandoffLive)))).pipe(Effect.provide(LoggingLive(appSettings))))
+    return runMain(Layer.launch(gateway(config.right)).pipe(Effect.provide(LoggingLive(config.right.app))))
   }
 }

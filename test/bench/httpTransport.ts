@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { HttpApi } from "@effect/platform"
-import { Effect, Either, Layer, Queue, Runtime, Schema, Stream } from "effect"
-import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
+import { Effect, Either, Layer, Runtime, Schema, Stream } from "effect"
+import { Projection } from "../../services/Projection.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { HttpListener, HttpServer } from "../../layers/uws/HttpServer.ts"
 import { Api } from "../../src/api/Api.ts"
@@ -57,7 +57,7 @@ const LiveProjection = Layer.sync(Projection, () => {
     read: (read) => Effect.sync(() => read(state)),
     readSync: (read) => Either.right(read(state)),
     statusChanges: Stream.succeed(status),
-    subscribe: Queue.unbounded<ProjectionChangeBatch>()
+    listen: () => () => {}
   }
 })
 

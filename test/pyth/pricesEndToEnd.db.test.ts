@@ -2,7 +2,7 @@ import { FetchHttpClient, HttpApi, HttpApiClient, HttpClient, HttpClientRequest 
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Duration, Effect, Layer, Option, Stream } from "effect"
 import { PricesLive } from "../../layers/memory/PricesLive.ts"
-import { ProjectionLive } from "../../layers/memory/ProjectionLive.ts"
+import { ProjectionLive } from "../../layers/projection/ProjectionLive.ts"
 import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
 import { ChainSourceLive } from "../../layers/solana/ChainSourceLive.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"

@@ -1,22 +1,13 @@
-import { Context, Effect, Either, Layer, PubSub } from "effect"
-import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
+import { Context, Effect, Either, Layer } from "effect"
+import { startingStatus as startingStatusBecause } from "../../layers/projection/startingStatus.ts"
+import { Projection, type ProjectionChangeBatch, type ProjectionChangeListener } from "../../services/Projection.ts"
 import { ProjectionUnavailable } from "../../src/domain/errors.ts"
 import { ProjectionState } from "../../src/domain/projection/state.ts"
 import { isLive, type ProjectionStatus } from "../../src/domain/status.ts"
 import { StatusCell } from "../../src/domain/statusCell.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 
-export const startingStatus: ProjectionStatus = {
-  status: "starting",
-  asOf: null,
-  chainSlot: null,
-  lagSlots: null,
-  lagSeconds: null,
-  checkpointSlot: null,
-  reason: null,
-  rpcUrl: null,
-  wsUrl: null
-}
+export const startingStatus: ProjectionStatus = startingStatusBecause(null)
 
 export const liveStatus = (slot: number, overrides: Partial<ProjectionStatus> = {}): ProjectionStatus => ({
   status: "live",
@@ -50,7 +41,7 @@ export const ProjectionTest = (
   Layer.effectContext(
     Effect.gen(function*() {
       const status = yield* StatusCell.make(options.initial ?? startingStatus)
-      const changes = yield* PubSub.unbounded<ProjectionChangeBatch>()
+      const listeners = new Set<ProjectionChangeListener>()
       const state = options.state ?? new ProjectionState(NTBUNDLE_PROGRAM_ID)
       const readSync = <A>(read: (state: ProjectionState) => A): Either.Either<A, ProjectionUnavailable> =>
         isLive(status.current) ? Either.right(read(state)) : Either.left(ProjectionUnavailable.because(status.current.status))
@@ -61,11 +52,16 @@ export const ProjectionTest = (
         read: (read) => Effect.suspend(() => readSync(read)),
         readSync,
         statusChanges: status.changes,
-        subscribe: PubSub.subscribe(changes).pipe(Effect.withSpan("Projection.subscribe"))
+        listen: (listener) => {
+          listeners.add(listener)
+          return () => listeners.delete(listener)
+        }
       })
       const control = ProjectionControl.of({
         setStatus: (next) => status.update(() => next),
-        publish: (batch) => Effect.asVoid(PubSub.publish(changes, batch))
+        // Like the real writer: listeners run at once, and what they throw does not reach the caller.
+        publish: (batch) =>
+          Effect.forEach(listeners, (listener) => Effect.try(() => listener([batch])).pipe(Effect.ignoreLogged), { discard: true })
       })
       return Context.make(Projection, projection).pipe(Context.add(ProjectionControl, control))
     })

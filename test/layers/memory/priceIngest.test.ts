@@ -2,7 +2,7 @@ import { generateKeyPairSigner } from "@solana/kit"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Duration, Effect, Layer } from "effect"
 import { PricesLive } from "../../../layers/memory/PricesLive.ts"
-import { ProjectionLive } from "../../../layers/memory/ProjectionLive.ts"
+import { ProjectionLive } from "../../../layers/projection/ProjectionLive.ts"
 import type { AccountUpdated } from "../../../services/ChainSource.ts"
 import { Prices } from "../../../services/Prices.ts"
 import { Projection } from "../../../services/Projection.ts"
@@ -12,6 +12,7 @@ import { NTBUNDLE_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
 import { PYTH_RECEIVER_PROGRAM_ID } from "../../../src/pyth/priceUpdate.ts"
 import { encodePriceUpdateAccount } from "../../../src/sandbox/pyth/price-account.ts"
 import { memoryChainStore } from "../../support/memoryChainStore.ts"
+import { poll } from "../../support/poll.ts"
 import { scriptedChainSource } from "../../support/scriptedChainSource.ts"
 
 const program = NTBUNDLE_PROGRAM_ID
@@ -36,16 +37,6 @@ const priceAccount = (slot: number, price: bigint, publishTime: number): Account
     postedSlot: BigInt(slot)
   })
 })
-
-const poll = <A, E, R>(check: Effect.Effect<A, E, R>, accept: (a: A) => boolean, what: string) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 300; i++) {
-      const value = yield* check
-      if (accept(value)) return value
-      yield* Effect.sleep(Duration.millis(10))
-    }
-    return yield* Effect.die(new Error(`timed out waiting for ${what}`))
-  })
 
 describe("price feed accounts in the projection", () => {
   it.live("are held apart from the program's accounts, priced against chain time, checkpointed, closed by a snapshot and restored", () =>

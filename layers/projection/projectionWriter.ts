@@ -1,25 +1,23 @@
 import { Effect } from "effect"
-import type { AccountUpdated, ChainEvent, ProgramEvents } from "../../../services/ChainSource.ts"
-import { ChainSource } from "../../../services/ChainSource.ts"
-import type { StoredAccount } from "../../../services/ChainStore.ts"
-import type { ProjectionChangeBatch } from "../../../services/Projection.ts"
-import type { AsOf } from "../../../src/domain/chainPosition.ts"
-import { RepairTracker } from "../../../src/domain/projection/repairs.ts"
-import type { ProjectionState } from "../../../src/domain/projection/state.ts"
-import type { ProjectionPhase } from "../../../src/domain/status.ts"
-import type { StatusCell } from "../../../src/domain/statusCell.ts"
-import type { ChangeFeed } from "./changeFeed.ts"
-import type { PersistJob } from "./persistence.ts"
+import type { AccountUpdated, ChainEvent, ProgramEvents } from "../../services/ChainSource.ts"
+import { ChainSource } from "../../services/ChainSource.ts"
+import type { StoredAccount } from "../../services/ChainStore.ts"
+import type { ProjectionChangeBatch } from "../../services/Projection.ts"
+import type { AsOf } from "../../src/domain/chainPosition.ts"
+import { RepairTracker } from "../../src/domain/projection/repairs.ts"
+import type { ProjectionState } from "../../src/domain/projection/state.ts"
+import type { ProjectionPhase } from "../../src/domain/status.ts"
+import type { StatusCell } from "../../src/domain/statusCell.ts"
+import type { ChangeListeners } from "./changeListeners.ts"
+import type { CheckpointJob } from "./checkpointer.ts"
 
 /**
- * Account updates applied before their changes are handed on. A chunk's changes go out together: a
- * fan-out round costs a frame per follower of every topic it moved (builders' summaries move with
- * almost every change), so rounds per chunk, not per update, keep the frames per second down; a
- * backlog's long chunk still does not hold back the frames of its first updates for long.
+ * At most this many account updates between two hand-overs to the listeners: a long backlog chunk
+ * does not hold back its first frames, and each hand-over (a fan-out round) serves many updates.
  */
 const FLUSH_EVERY = 256
 
-export interface IngestOptions {
+export interface WriterOptions {
   readonly genesisHash: string
   /** Above this many slots behind the chain tip the projection is degraded, not live. */
   readonly maxLagSlots: number
@@ -28,9 +26,9 @@ export interface IngestOptions {
 
 /**
  * The single writer: applies the chain stream to the state in order, repairs accounts whose
- * notifications went missing, and prepares persistence jobs. Only the ingest fiber calls it.
+ * notifications went missing, and prepares checkpoint jobs. Only the writer fiber calls it.
  */
-export class Ingest {
+export class ProjectionWriter {
   readonly #repairs = new RepairTracker()
   readonly #dirty = new Set<string>()
   #transactions: Array<ProgramEvents> = []
@@ -43,16 +41,16 @@ export class Ingest {
   #caughtUp = false
   #snapshotting = false
   #interruption: string | null = null
-  /** Applied changes not yet handed to the feed. */
+  /** Applied changes not yet handed to the listeners. */
   #pending: Array<ProjectionChangeBatch> = []
   #appliedSinceFlush = 0
   #listenerErrors: Array<unknown> = []
 
   constructor(
     readonly state: ProjectionState,
-    private readonly options: IngestOptions,
+    private readonly options: WriterOptions,
     private readonly status: StatusCell,
-    private readonly changes: ChangeFeed,
+    private readonly listeners: ChangeListeners,
     restored: { readonly slot: number; readonly lastSignature: string | null } | null
   ) {
     this.#lastSignature = restored?.lastSignature ?? null
@@ -60,9 +58,8 @@ export class Ingest {
   }
 
   /**
-   * Applies a chunk of the chain stream in order. Account updates and transactions are applied
-   * synchronously, with no Effect per event (thousands per second); the rare events that need one
-   * (slots, snapshots, interruptions) run as effects, after the changes before them were handed on.
+   * Applies a chunk of the chain stream in order: account updates and transactions synchronously (no
+   * Effect per event), the rare others as effects once the changes before them were handed on.
    */
   handleChunk(events: ReadonlyArray<ChainEvent>): Effect.Effect<void, never, ChainSource> {
     return this.#handleFrom(events, 0)
@@ -86,11 +83,8 @@ export class Ingest {
   }
 
   /**
-   * A chunk's changes go out once the writer has applied everything it can without waiting: in a
-   * microtask, which runs when the writer fiber suspends for the next chunk (or yields), never
-   * after a timer. A queue hands a waiting consumer its first element alone and the rest as the next
-   * chunk; flushing per chunk cost a fan-out round (a frame to every follower of every builder
-   * summary moved) for that one update.
+   * Hands the changes on when the writer suspends for its next chunk (a microtask, never a timer): the
+   * stream's next chunk often follows at once, and one fan-out round serves both.
    */
   #flushWhenIdle(): void {
     if (this.#flushScheduled || this.#pending.length === 0) return
@@ -175,13 +169,13 @@ export class Ingest {
     if (changes.length > 0) this.#pending.push({ slot: update.slot, version: this.state.version, changes })
   }
 
-  /** Hands the applied changes to the feed's listeners (the WebSocket hub publishes them now). */
+  /** Hands the applied changes to the listeners (the WebSocket hub publishes them now). */
   #flush(): void {
     this.#appliedSinceFlush = 0
     if (this.#pending.length === 0) return
     const batches = this.#pending
     this.#pending = []
-    const errors = this.changes.emit(batches)
+    const errors = this.listeners.emit(batches)
     if (errors.length > 0) this.#listenerErrors.push(...errors)
   }
 
@@ -230,8 +224,8 @@ export class Ingest {
     return asOf === null ? Effect.void : this.#repair(asOf.slot)
   }
 
-  /** A persistence job with the transactions since the last one and, when due, a checkpoint. */
-  takeJob(now: number, force: boolean): PersistJob | null {
+  /** A job with the transactions since the last one and, when due, a checkpoint. */
+  takeJob(now: number, force: boolean): CheckpointJob | null {
     const transactions = this.#transactions
     this.#transactions = []
     const asOf = this.state.asOf

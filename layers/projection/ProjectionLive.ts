@@ -1,15 +1,16 @@
 import { address } from "@solana/kit"
-import { Chunk, Duration, Effect, Either, Fiber, Layer, Option, Queue, Schedule, Stream } from "effect"
+import { type Cause, Chunk, Duration, Effect, Either, Fiber, Layer, Option, Schedule, Stream } from "effect"
 import { ChainSource } from "../../services/ChainSource.ts"
 import { ChainStore } from "../../services/ChainStore.ts"
-import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
+import { Projection } from "../../services/Projection.ts"
 import { ProjectionUnavailable } from "../../src/domain/errors.ts"
 import { ProjectionState } from "../../src/domain/projection/state.ts"
 import { StatusCell } from "../../src/domain/statusCell.ts"
-import type { ProjectionPhase, ProjectionStatus } from "../../src/domain/status.ts"
-import { ChangeFeed, registerChangeFeed } from "./projection/changeFeed.ts"
-import { Ingest } from "./projection/ingest.ts"
-import { startPersistence } from "./projection/persistence.ts"
+import type { ProjectionPhase } from "../../src/domain/status.ts"
+import { ChangeListeners } from "./changeListeners.ts"
+import { startCheckpointer } from "./checkpointer.ts"
+import { ProjectionWriter } from "./projectionWriter.ts"
+import { startingStatus } from "./startingStatus.ts"
 
 export interface ProjectionOptions {
   readonly maxLagSlots?: number
@@ -19,18 +20,6 @@ export interface ProjectionOptions {
 }
 
 const retryForever = Schedule.exponential(Duration.millis(250)).pipe(Schedule.union(Schedule.spaced(Duration.seconds(5))))
-
-const initialStatus = (rpcUrl: string, wsUrl: string): ProjectionStatus => ({
-  status: "starting",
-  asOf: null,
-  chainSlot: null,
-  lagSlots: null,
-  lagSeconds: null,
-  checkpointSlot: null,
-  reason: "starting",
-  rpcUrl,
-  wsUrl
-})
 
 /**
  * The projection: restores from the last checkpoint (or starts empty), then applies the chain
@@ -42,13 +31,13 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
     Effect.gen(function*() {
       const source = yield* ChainSource
       const store = yield* ChainStore
-      const status = yield* StatusCell.make(initialStatus(source.rpcUrl, source.wsUrl))
-      const changes = new ChangeFeed()
+      const status = yield* StatusCell.make(startingStatus("starting", { rpcUrl: source.rpcUrl, wsUrl: source.wsUrl }))
+      const listeners = new ChangeListeners()
       const state = new ProjectionState(address(source.programId))
-      const persistence = yield* startPersistence
+      const checkpointer = yield* startCheckpointer
       const checkpointEveryMs = Duration.toMillis(Duration.decode(options.checkpointEvery ?? Duration.seconds(5)))
       const setPhase = (phase: ProjectionPhase, reason: string) => status.update((s) => ({ ...s, status: phase, reason }))
-      let ingest: Ingest | null = null
+      let writer: ProjectionWriter | null = null
 
       const run = Effect.gen(function*() {
         const genesisHash = yield* source.genesisHash.pipe(
@@ -58,8 +47,10 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
         yield* setPhase("restoring", "restoring from the checkpoint")
         let checkpoint = yield* store.loadCheckpoint.pipe(Effect.retry(retryForever))
         if (Option.isSome(checkpoint) && (checkpoint.value.genesisHash !== genesisHash || checkpoint.value.programId !== source.programId)) {
+          const { genesisHash: otherGenesis, programId: otherProgram } = checkpoint.value
           yield* Effect.logWarning(
-            `the checkpoint belongs to another chain or program (genesis ${checkpoint.value.genesisHash}, program ${checkpoint.value.programId}); discarding it and the event log`
+            `the checkpoint belongs to another chain or program (genesis ${otherGenesis}, program ${otherProgram}); ` +
+              "discarding it and the event log"
           )
           yield* store.discardAll.pipe(Effect.retry(retryForever))
           checkpoint = Option.none()
@@ -76,36 +67,36 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
           yield* Effect.logInfo(`restored ${state.accounts.size} accounts at slot ${checkpoint.value.slot} in ${Date.now() - started} ms`)
         }
         const restored = Option.getOrNull(checkpoint)
-        const current = new Ingest(state, { genesisHash, maxLagSlots: options.maxLagSlots ?? 150, checkpointEveryMs }, status, changes, restored)
-        ingest = current
+        const writerOptions = { genesisHash, maxLagSlots: options.maxLagSlots ?? 150, checkpointEveryMs }
+        const current = new ProjectionWriter(state, writerOptions, status, listeners, restored)
+        writer = current
         yield* setPhase("catching_up", restored === null ? "taking a snapshot of the program's accounts" : "catching up from the checkpoint")
         const chain = source.events({ lastSignature: restored?.lastSignature ?? null, needsSnapshot: restored === null })
-        // One writer: the chain's chunks and the periodic flush take turns under one permit (the
-        // chain is not merged with a tick stream, which cost a hand-over between fibers per chunk).
-        const writer = yield* Effect.makeSemaphore(1)
+        // One writer: the chain's chunks and the periodic tick take turns under one permit.
+        const turn = yield* Effect.makeSemaphore(1)
         const tick = Effect.zipRight(
           current.repairCompleted(),
           Effect.sync(() => {
             const job = current.takeJob(Date.now(), false)
-            if (job !== null) persistence.submit(job)
+            if (job !== null) checkpointer.submit(job)
           })
         )
         yield* Effect.fork(
-          Effect.repeat(writer.withPermits(1)(tick), Schedule.spaced(Duration.decode(options.flushEvery ?? Duration.millis(250))))
+          Effect.repeat(turn.withPermits(1)(tick), Schedule.spaced(Duration.decode(options.flushEvery ?? Duration.millis(250))))
         )
-        yield* Stream.runForEachChunk(chain, (events) => writer.withPermits(1)(current.handleChunk(Chunk.toReadonlyArray(events))))
+        yield* Stream.runForEachChunk(chain, (events) => turn.withPermits(1)(current.handleChunk(Chunk.toReadonlyArray(events))))
       })
 
-      const fiber = yield* Effect.forkScoped(
-        run.pipe(Effect.catchAllCause((cause) => Effect.zipRight(Effect.logError("projection stopped", cause), setPhase("degraded", "ingestion stopped"))))
-      )
-      // Registered after the persistence worker, so it runs first at shutdown: the last checkpoint lands.
+      const stopped = (cause: Cause.Cause<unknown>) =>
+        Effect.zipRight(Effect.logError("projection stopped", cause), setPhase("degraded", "ingestion stopped"))
+      const fiber = yield* Effect.forkScoped(Effect.catchAllCause(run, stopped))
+      // Registered after the checkpointer, so it runs first at shutdown: the last checkpoint lands.
       yield* Effect.addFinalizer(() =>
         Effect.gen(function*() {
           yield* Fiber.interrupt(fiber)
-          const job = ingest?.takeJob(Date.now(), true) ?? null
-          if (job !== null) persistence.submit(job)
-          yield* persistence.drain.pipe(Effect.timeout(Duration.seconds(10)), Effect.ignore)
+          const job = writer?.takeJob(Date.now(), true) ?? null
+          if (job !== null) checkpointer.submit(job)
+          yield* checkpointer.drain.pipe(Effect.timeout(Duration.seconds(10)), Effect.ignore)
         })
       )
 
@@ -118,17 +109,8 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
         read: <A>(read: (state: ProjectionState) => A) => Effect.suspend(() => readSync(read)),
         readSync,
         statusChanges: status.changes,
-        subscribe: Effect.acquireRelease(
-          Effect.map(Queue.unbounded<ProjectionChangeBatch>(), (queue) => {
-            const stop = changes.listen((batches) => {
-              for (const batch of batches) queue.unsafeOffer(batch)
-            })
-            return { queue, stop }
-          }),
-          ({ queue, stop }) => Effect.zipRight(Effect.sync(stop), Queue.shutdown(queue))
-        ).pipe(Effect.map(({ queue }) => queue))
+        listen: (listener) => listeners.add(listener)
       }
-      registerChangeFeed(service, changes)
       return service
     })
   )

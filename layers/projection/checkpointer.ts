@@ -1,8 +1,8 @@
 import { Deferred, Duration, Effect, Queue, Schedule, type Scope } from "effect"
-import type { ProgramEvents } from "../../../services/ChainSource.ts"
-import { ChainStore, type Checkpoint, type StoredAccount } from "../../../services/ChainStore.ts"
+import type { ProgramEvents } from "../../services/ChainSource.ts"
+import { ChainStore, type Checkpoint, type StoredAccount } from "../../services/ChainStore.ts"
 
-export interface PersistJob {
+export interface CheckpointJob {
   readonly transactions: ReadonlyArray<ProgramEvents>
   readonly checkpoint: {
     readonly position: Checkpoint
@@ -11,17 +11,17 @@ export interface PersistJob {
   } | null
 }
 
-type Item = { readonly _tag: "Job"; readonly job: PersistJob } | { readonly _tag: "Drain"; readonly done: Deferred.Deferred<void> }
+type Item = { readonly _tag: "Job"; readonly job: CheckpointJob } | { readonly _tag: "Drain"; readonly done: Deferred.Deferred<void> }
 
 /**
  * Writes to PostgreSQL off the ingest path, one job at a time and in order (events before the
  * checkpoint that claims them). A failing job (database restarting) is retried until it lands, so
  * nothing is dropped; ingestion goes on meanwhile.
  */
-export const startPersistence = Effect.gen(function*() {
+export const startCheckpointer = Effect.gen(function*() {
   const store = yield* ChainStore
   const items = yield* Queue.unbounded<Item>()
-  const run = (job: PersistJob) =>
+  const run = (job: CheckpointJob) =>
     Effect.gen(function*() {
       if (job.transactions.length > 0) yield* store.appendTransactions(job.transactions)
       if (job.checkpoint !== null) {
@@ -38,7 +38,7 @@ export const startPersistence = Effect.gen(function*() {
     )
   )
   return {
-    submit: (job: PersistJob) => Queue.unsafeOffer(items, { _tag: "Job", job }),
+    submit: (job: CheckpointJob) => Queue.unsafeOffer(items, { _tag: "Job", job }),
     /** Resolves once every job submitted before it has landed. */
     drain: Effect.gen(function*() {
       const done = yield* Deferred.make<void>()
@@ -48,4 +48,4 @@ export const startPersistence = Effect.gen(function*() {
   }
 }) satisfies Effect.Effect<unknown, unknown, ChainStore | Scope.Scope>
 
-export type Persistence = Effect.Effect.Success<typeof startPersistence>
+export type Checkpointer = Effect.Effect.Success<typeof startCheckpointer>

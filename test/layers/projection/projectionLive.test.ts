@@ -1,41 +1,47 @@
 import { generateKeyPairSigner } from "@solana/kit"
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Either, Exit, Layer, Scope } from "effect"
-import type { AccountUpdated } from "../../../services/ChainSource.ts"
+import { Context, Duration, Effect, Either, Exit, Layer, Scope } from "effect"
+import type { AccountUpdated, ChainSource } from "../../../services/ChainSource.ts"
+import type { ChainStore } from "../../../services/ChainStore.ts"
 import { Projection } from "../../../services/Projection.ts"
-import { ProjectionLive } from "../../../layers/memory/ProjectionLive.ts"
+import { ProjectionLive, type ProjectionOptions } from "../../../layers/projection/ProjectionLive.ts"
 import { encodeAccount } from "../../../src/ntbundle/accounts.ts"
 import { blankBundle, blankUserBundleAccount } from "../../../src/ntbundle/blankAccounts.ts"
 import { findUserBundlePda } from "../../../src/ntbundle/pdas.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
 import { memoryChainStore } from "../../support/memoryChainStore.ts"
+import { poll } from "../../support/poll.ts"
 import { scriptedChainSource } from "../../support/scriptedChainSource.ts"
 
 const program = NTBUNDLE_PROGRAM_ID
 const account = (address: string, slot: number, data: Uint8Array): AccountUpdated => ({ _tag: "AccountUpdated", address, owner: program, slot, data })
-const poll = <A, E, R>(check: Effect.Effect<A, E, R>, accept: (a: A) => boolean, what: string) =>
-  Effect.gen(function*() {
-    for (let i = 0; i < 300; i++) {
-      const value = yield* check
-      if (accept(value)) return value
-      yield* Effect.sleep(Duration.millis(10))
-    }
-    return yield* Effect.die(new Error(`timed out waiting for ${what}`))
-  })
+/** A new vault and owner, and the address of the owner's position in the vault. */
+const newPosition = Effect.gen(function*() {
+  const vault = (yield* Effect.promise(() => generateKeyPairSigner())).address
+  const owner = (yield* Effect.promise(() => generateKeyPairSigner())).address
+  const [position] = findUserBundlePda(program, owner, vault)
+  return { vault, owner, position }
+})
+
+/** ProjectionLive over the scripted chain and the in-memory store, built in the current scope. */
+const buildProjection = (
+  chain: { readonly layer: Layer.Layer<ChainSource> },
+  store: { readonly layer: Layer.Layer<ChainStore> },
+  options?: ProjectionOptions
+) =>
+  Effect.map(Layer.build(ProjectionLive(options).pipe(Layer.provide(Layer.merge(chain.layer, store.layer)))), (context) =>
+    Context.get(context, Projection)
+  )
 
 describe("ProjectionLive", () => {
   it.live("snapshots an empty projection, goes live, serves reads and checkpoints", () =>
     Effect.gen(function*() {
-      const vault = (yield* Effect.promise(() => generateKeyPairSigner())).address
-      const owner = (yield* Effect.promise(() => generateKeyPairSigner())).address
-      const [position] = findUserBundlePda(program, owner, vault)
+      const { vault, owner, position } = yield* newPosition
       const chain = yield* scriptedChainSource(program)
       const store = yield* memoryChainStore()
       const scope = yield* Scope.make()
-      const projection = yield* Layer.buildWithScope(
-        ProjectionLive({ checkpointEvery: Duration.millis(50), flushEvery: Duration.millis(20) }).pipe(Layer.provide(Layer.merge(chain.layer, store.layer))),
-        scope
-      ).pipe(Effect.map((ctx) => ctx.unsafeMap.get(Projection.key) as Projection["Type"]))
+      const options = { checkpointEvery: Duration.millis(50), flushEvery: Duration.millis(20) }
+      const projection = yield* buildProjection(chain, store, options).pipe(Scope.extend(scope))
 
       const before = yield* Effect.either(projection.read((s) => s.vaults.size))
       expect(Either.isLeft(before)).toBe(true)
@@ -62,14 +68,10 @@ describe("ProjectionLive", () => {
 
   it.live("repairs an account whose notification was lost, once its transaction's slot completes", () =>
     Effect.gen(function*() {
-      const vault = (yield* Effect.promise(() => generateKeyPairSigner())).address
-      const owner = (yield* Effect.promise(() => generateKeyPairSigner())).address
-      const [position] = findUserBundlePda(program, owner, vault)
+      const { vault, owner, position } = yield* newPosition
       const chain = yield* scriptedChainSource(program)
       const store = yield* memoryChainStore()
-      const projection = yield* Layer.build(ProjectionLive().pipe(Layer.provide(Layer.merge(chain.layer, store.layer)))).pipe(
-        Effect.map((ctx) => ctx.unsafeMap.get(Projection.key) as Projection["Type"])
-      )
+      const projection = yield* buildProjection(chain, store)
       yield* chain.send(
         { _tag: "SnapshotStarted", slot: 10 },
         account(vault, 10, encodeAccount({ type: "Bundle", data: blankBundle() })),
@@ -106,9 +108,7 @@ describe("ProjectionLive", () => {
         checkpoint: { genesisHash: "genesis-a", programId: program, slot: 50, blockTime: 500, lastSignature: "sig-49" },
         accounts: new Map([[vault, { address: vault, owner: program, slot: 50, data, vault: null }]])
       })
-      const projection = yield* Layer.build(ProjectionLive().pipe(Layer.provide(Layer.merge(chain.layer, store.layer)))).pipe(
-        Effect.map((ctx) => ctx.unsafeMap.get(Projection.key) as Projection["Type"])
-      )
+      const projection = yield* buildProjection(chain, store)
       yield* poll(projection.status, (s) => s.status === "catching_up", "catching up")
       expect(chain.resumes).toEqual([{ lastSignature: "sig-49", needsSnapshot: false }])
       const whileCatchingUp = yield* Effect.either(projection.read((s) => s.vaults.size))
@@ -124,7 +124,7 @@ describe("ProjectionLive", () => {
       const store = yield* memoryChainStore({
         checkpoint: { genesisHash: "genesis-a", programId: program, slot: 50, blockTime: 500, lastSignature: "sig-49" }
       })
-      yield* Layer.build(ProjectionLive().pipe(Layer.provide(Layer.merge(chain.layer, store.layer))))
+      yield* buildProjection(chain, store)
       yield* poll(Effect.sync(() => chain.resumes.length), (n) => n === 1, "the stream to open")
       expect(chain.resumes).toEqual([{ lastSignature: null, needsSnapshot: true }])
       expect((yield* store.ref.get).checkpoint).toBeNull()
@@ -134,9 +134,7 @@ describe("ProjectionLive", () => {
     Effect.gen(function*() {
       const chain = yield* scriptedChainSource(program)
       const store = yield* memoryChainStore()
-      const projection = yield* Layer.build(ProjectionLive().pipe(Layer.provide(Layer.merge(chain.layer, store.layer)))).pipe(
-        Effect.map((ctx) => ctx.unsafeMap.get(Projection.key) as Projection["Type"])
-      )
+      const projection = yield* buildProjection(chain, store)
       yield* chain.send(
         { _tag: "SnapshotStarted", slot: 1 },
         { _tag: "SnapshotEnded", slot: 1, addresses: new Set() },

@@ -1,21 +1,13 @@
 import { Context, Deferred, Effect, Either, Layer, Option, Stream } from "effect"
-import { Projection } from "../../services/Projection.ts"
+import { Projection, type ProjectionChangeListener } from "../../services/Projection.ts"
 import { ProjectionUnavailable } from "../../src/domain/errors.ts"
 import type { ProjectionState } from "../../src/domain/projection/state.ts"
-import type { ProjectionStatus } from "../../src/domain/status.ts"
-import { ChangeFeed, changeFeedOf, registerChangeFeed } from "./projection/changeFeed.ts"
+import { startingStatus } from "./startingStatus.ts"
 
-const startingStatus = (reason: string): ProjectionStatus => ({
-  status: "starting",
-  asOf: null,
-  chainSlot: null,
-  lagSlots: null,
-  lagSeconds: null,
-  checkpointSlot: null,
-  reason,
-  rpcUrl: null,
-  wsUrl: null
-})
+interface EarlyListener {
+  readonly listener: ProjectionChangeListener
+  stop: (() => void) | null
+}
 
 /**
  * Serves `Projection` at once while `ingestion` (chain connection, sandbox, restore) is still being
@@ -29,17 +21,18 @@ export const ProjectionInBackground = <E, R>(ingestion: Layer.Layer<Projection, 
       const ready = yield* Deferred.make<Projection["Type"]>()
       let failure: string | null = null
       const scope = yield* Effect.scope
-      // Listeners may register before ingestion is built: they get its changes once it is.
-      const feed = new ChangeFeed()
+      // Deferred.unsafePoll is not public; keep the built service in a variable for the sync paths.
+      let built: Projection["Type"] | null = null
+      // Listeners that came before ingestion was built: handed to it once it is.
+      const early = new Set<EarlyListener>()
       yield* Effect.forkScoped(
         Layer.buildWithScope(ingestion, scope).pipe(
           Effect.flatMap((context) => {
-            built = Context.get(context, Projection)
-            changeFeedOf(built)?.listen((batches) => {
-              const errors = feed.emit(batches)
-              if (errors.length > 0) throw errors[0]
-            })
-            return Deferred.succeed(ready, built)
+            const projection = Context.get(context, Projection)
+            built = projection
+            for (const entry of early) entry.stop = projection.listen(entry.listener)
+            early.clear()
+            return Deferred.succeed(ready, projection)
           }),
           Effect.catchAllCause((cause) =>
             Effect.zipRight(
@@ -53,8 +46,6 @@ export const ProjectionInBackground = <E, R>(ingestion: Layer.Layer<Projection, 
         Effect.flatMap(Deferred.poll(ready), Option.match({ onNone: () => otherwise, onSome: Effect.flatMap(use) }))
       const status = Effect.suspend(() => Effect.succeed(startingStatus(failure ?? "connecting to the chain")))
       const unavailable = Effect.fail(ProjectionUnavailable.because("starting"))
-      // Deferred.unsafePoll is not public; keep the built service in a variable for the sync paths.
-      let built: Projection["Type"] | null = null
       const service: Projection["Type"] = {
         status: whenReady((p) => p.status, status),
         requireLive: whenReady((p) => p.requireLive, unavailable),
@@ -63,9 +54,16 @@ export const ProjectionInBackground = <E, R>(ingestion: Layer.Layer<Projection, 
         readSync: <A>(read: (state: ProjectionState) => A) =>
           built === null ? Either.left(ProjectionUnavailable.because("starting")) : built.readSync(read),
         statusChanges: Stream.concat(Stream.fromEffect(status), Stream.unwrap(Effect.map(Deferred.await(ready), (p) => p.statusChanges))),
-        subscribe: Effect.flatMap(Deferred.await(ready), (p) => p.subscribe)
+        listen: (listener) => {
+          if (built !== null) return built.listen(listener)
+          const entry: EarlyListener = { listener, stop: null }
+          early.add(entry)
+          return () => {
+            early.delete(entry)
+            entry.stop?.()
+          }
+        }
       }
-      registerChangeFeed(service, feed)
       return service
     })
   )
