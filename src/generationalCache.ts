@@ -1,9 +1,7 @@
 /**
- * A bounded memo with O(1) operations: entries live in a young and an old generation; a hit in the
- * old one is promoted, and when the young one fills up it becomes the old one (the previous old
- * generation is dropped whole). Unlike an LRU on one Map, eviction never walks the Map, whose
- * deleted slots make `keys().next()` slow on large maps with churn. Holds between `capacity / 2`
- * and `capacity` entries once warm.
+ * A bounded memo: a hit in the old generation is promoted, and a full young generation becomes the
+ * old one, dropping the previous whole (an LRU's eviction walks its Map, slow under churn). Holds
+ * `capacity / 2` to `capacity` entries once warm.
  */
 export class GenerationalCache<K, V> {
   private young = new Map<K, V>()

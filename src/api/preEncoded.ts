@@ -3,9 +3,8 @@ import { Schema } from "effect"
 const utf8 = new TextEncoder()
 
 /**
- * A success body a handler has already encoded, sent as is: reads that answer from the projection
- * encode once per projection version and return the same string until the next change. The body
- * must be what the endpoint's success schema encodes to; `cachedBy` guarantees it.
+ * A success body already encoded as JSON, which the transport sends as is. It must be what the
+ * endpoint's success schema encodes to: make it with `encoder`, or `plainEncoder`.
  */
 export class PreEncoded {
   #bytes: Uint8Array | undefined
@@ -14,10 +13,8 @@ export class PreEncoded {
   constructor(readonly body: string) {}
 
   /**
-   * What a transport sends. A string is converted on every write (a two-byte string, which
-   * `JSON.stringify` returns when any input string was stored as one, at several times the cost),
-   * so a body sent again (cached per projection version) goes out as UTF-8 bytes made once; a
-   * one-off body (a build's answer) is sent as its string, without that extra copy.
+   * What the transport writes: the string the first time, then UTF-8 bytes made once (uWS converts
+   * a string on every write, and a body sent only once need not pay for the copy).
    */
   get wire(): string | Uint8Array {
     if (this.#bytes !== undefined) return this.#bytes
@@ -28,25 +25,19 @@ export class PreEncoded {
     return this.#bytes = utf8.encode(this.body)
   }
 
-  /**
-   * `(key) => PreEncoded` that encodes `project(key)` with `schema` and reuses the result while the
-   * key stays the same (`===`): pass the projection version, or the state object, as the key.
-   */
-  static cachedBy<K, A, I>(schema: Schema.Schema<A, I>, project: (key: K) => NoInfer<A>): (key: K) => PreEncoded {
+  /** `(value) => PreEncoded`: the body exactly as `schema` encodes the value. */
+  static encoder<A, I>(schema: Schema.Schema<A, I>): (value: NoInfer<A>) => PreEncoded {
     const encode = Schema.encodeSync(schema)
-    let lastKey: { readonly value: K } | undefined
-    let lastBody = new PreEncoded("")
-    return (key) => {
-      if (lastKey === undefined || lastKey.value !== key) {
-        lastBody = new PreEncoded(JSON.stringify(encode(project(key))))
-        lastKey = { value: key }
-      }
-      return lastBody
-    }
+    return (value) => new PreEncoded(JSON.stringify(encode(value)))
   }
 
-  /** A body that never changes, encoded once. */
-  static constant<A, I>(schema: Schema.Schema<A, I>, value: NoInfer<A>): PreEncoded {
-    return new PreEncoded(JSON.stringify(Schema.encodeSync(schema)(value)))
+  /**
+   * `(value) => PreEncoded` that skips the schema walk (large pages): the value's JSON. Only for a
+   * schema whose encoded form is its type (the type check refuses a transformation such as bigint ->
+   * string); its refinements are the caller's guarantee. test/api/referrersPlainBody.test.ts checks
+   * the bytes equal the schema's encoding.
+   */
+  static plainEncoder<A, I>(_schema: Schema.Schema<A, I> & ([A] extends [I] ? unknown : never)): (value: NoInfer<A>) => PreEncoded {
+    return (value) => new PreEncoded(JSON.stringify(value))
   }
 }

@@ -3,7 +3,7 @@ import type { Address } from "@solana/kit"
 import { Schema } from "effect"
 import { toCohortUser } from "../../src/api/referrers/CohortUser.ts"
 import { toFlow } from "../../src/api/referrers/Flow.ts"
-import { plainBody } from "../../src/api/referrers/plainBody.ts"
+import { PreEncoded } from "../../src/api/preEncoded.ts"
 import { CohortUserPageBody, FlowPageBody } from "../../src/api/referrers/ReferrersApi.ts"
 import { cohortPage } from "../../src/domain/reporting/cohortPage.ts"
 import type { FlowRow } from "../../services/CohortEventLog.ts"
@@ -43,7 +43,7 @@ describe("plain bodies of the cohort routes", () => {
       },
       asOf: { slot: 3_000, blockTime: 1_800_000_000 }
     }
-    expect(plainBody(CohortUserPageBody)(body).body).toBe(viaSchema(CohortUserPageBody, body))
+    expect(PreEncoded.plainEncoder(CohortUserPageBody)(body).body).toBe(viaSchema(CohortUserPageBody, body))
   })
 
   it("a flows page is byte for byte what the contract encodes (each kind, a vault no longer projected)", () => {
@@ -58,6 +58,6 @@ describe("plain bodies of the cohort routes", () => {
       data: { referrer: BUILDER, flows: rows.map((flow) => toFlow(flow, fixture.state, () => null)), nextCursor: null },
       asOf: { slot: 3_000, blockTime: null }
     }
-    expect(plainBody(FlowPageBody)(body).body).toBe(viaSchema(FlowPageBody, body))
+    expect(PreEncoded.plainEncoder(FlowPageBody)(body).body).toBe(viaSchema(FlowPageBody, body))
   })
 })

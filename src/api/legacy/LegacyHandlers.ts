@@ -5,13 +5,12 @@ import { catalogEntryById, type CatalogEntry } from "../../domain/catalog.ts"
 import type { ProjectionState, VaultView } from "../../domain/projection/state.ts"
 import { registryVaults } from "../../ntbundle/registry.ts"
 import { Api } from "../Api.ts"
-import { bodyEncoder } from "../bodyEncoder.ts"
+import { BodiesPerVersion } from "../bodiesPerVersion.ts"
 import { NotFound } from "../errors.ts"
 import { implementGroup } from "../handlers.ts"
 import { requireStoredThrough } from "../history/historyPending.ts"
 import { lastCompletedDay } from "../history/utcDate.ts"
 import { readEither } from "../readProjection.ts"
-import { VersionedBodies } from "../versionedBodies.ts"
 import { toLegacyMetrics, toLegacySnapshots } from "./legacyHistory.ts"
 import { toVaultConfig, VaultConfig } from "./vaultConfig.ts"
 
@@ -26,8 +25,13 @@ const legacyVaults = (state: ProjectionState): ReadonlyArray<readonly [CatalogEn
     return view === undefined || entry === null ? [] : [[entry, view] as const]
   })
 
+interface LegacyVault {
+  readonly entry: CatalogEntry
+  readonly view: VaultView
+}
+
 /** The catalog entry and projected vault of a legacy id, or 404 when no ntbundle vault has it. */
-const legacyVault = (state: ProjectionState, id: number): Either.Either<{ entry: CatalogEntry; view: VaultView }, NotFound> => {
+const legacyVault = (state: ProjectionState, id: number): Either.Either<LegacyVault, NotFound> => {
   const entry = catalogEntryById(id)
   const view = entry === null ? undefined : state.vaults.get(entry.registry.address)
   return entry === null || view === undefined
@@ -42,10 +46,11 @@ export const LegacyHandlersLive = implementGroup(
     const projection = yield* Projection
     const history = yield* VaultHistory
     const storedThrough = yield* requireStoredThrough
-    const encodeConfig = bodyEncoder(VaultConfig)
-    const encodeList = bodyEncoder(Schema.Array(VaultConfig))
-    const configs = new VersionedBodies()
-    const lists = new VersionedBodies()
+    const configs = new BodiesPerVersion(VaultConfig, (state, { entry, view }: LegacyVault) => toVaultConfig(entry, view, state.programId))
+    const list = new BodiesPerVersion(
+      Schema.Array(VaultConfig),
+      (state) => legacyVaults(state).map(([entry, view]) => toVaultConfig(entry, view, state.programId))
+    )
 
     /** The vault's whole daily history through the last completed day (503 until the rollup stored it). */
     const historyOf = (vaultId: number) =>
@@ -61,13 +66,10 @@ export const LegacyHandlersLive = implementGroup(
       })
 
     return {
-      vaults: () =>
-        projection.readSync((state) =>
-          lists.get(state, "", () => encodeList(legacyVaults(state).map(([entry, view]) => toVaultConfig(entry, view, state.programId))))),
+      vaults: () => projection.readSync((state) => list.get(state, "")),
       config: ({ path }) =>
         readEither(projection, (state) =>
-          Either.map(legacyVault(state, path.vaultId), ({ entry, view }) =>
-            configs.get(state, String(path.vaultId), () => encodeConfig(toVaultConfig(entry, view, state.programId))))),
+          Either.map(legacyVault(state, path.vaultId), (found) => configs.get(state, String(path.vaultId), found))),
       metrics: ({ path }) =>
         Effect.map(historyOf(path.vaultId), ({ entry, view, rows, throughDate }) =>
           toLegacyMetrics(entry.registry.id, entry.registry.displayName, view, rows, throughDate)),

@@ -3,9 +3,8 @@ import { Prices } from "../../../services/Prices.ts"
 import { Projection } from "../../../services/Projection.ts"
 import { VaultHistory } from "../../../services/VaultHistory.ts"
 import { Api } from "../Api.ts"
-import { bodyEncoder } from "../bodyEncoder.ts"
+import { BodiesPerVersion } from "../bodiesPerVersion.ts"
 import { implementGroup } from "../handlers.ts"
-import { VersionedBodies } from "../versionedBodies.ts"
 import { stateAsOf } from "../vaults/vaultPath.ts"
 import { PlatformStatsBody } from "./PlatformApi.ts"
 import { toPlatformStats } from "./platformStats.ts"
@@ -20,9 +19,12 @@ export const PlatformHandlersLive = implementGroup(
     const projection = yield* Projection
     const prices = yield* Prices
     const history = yield* VaultHistory
-    const encode = bodyEncoder(PlatformStatsBody)
-    // O(positions) to build: built at most once per projection version and deposit-totals refresh.
-    const bodies = new VersionedBodies()
+    // O(positions) to build: at most once per projection version and deposit-totals refresh.
+    const bodies = new BodiesPerVersion(PlatformStatsBody, (state, totals: ReadonlyMap<string, bigint>) => ({
+      success: true as const,
+      data: toPlatformStats(state, prices.priceOf, totals),
+      asOf: stateAsOf(state)
+    }))
     let cached: { readonly at: number; readonly totals: ReadonlyMap<string, bigint> } | null = null
     const depositTotals = Effect.suspend(() =>
       cached !== null && Date.now() - cached.at < DEPOSIT_TOTALS_TTL_MS
@@ -32,9 +34,7 @@ export const PlatformHandlersLive = implementGroup(
     return {
       stats: () =>
         Effect.flatMap(depositTotals, (totals) =>
-          projection.read((state) =>
-            bodies.get(state, String(cached?.at ?? 0), () =>
-              encode({ success: true, data: toPlatformStats(state, prices.priceOf, totals), asOf: stateAsOf(state) }))))
+          projection.read((state) => bodies.get(state, String(cached?.at ?? 0), totals)))
     }
   })
 )

@@ -2,10 +2,9 @@ import { Config, Effect, Either, Option, Redacted } from "effect"
 import { type Binding, CohortEventLog } from "../../../services/CohortEventLog.ts"
 import { ProjectionUnavailable } from "../../domain/errors.ts"
 import { toFlow } from "./Flow.ts"
-import { plainBody } from "./plainBody.ts"
 import { CohortUserPageBody, FlowPageBody, ReferrerSummaryBody } from "./ReferrersApi.ts"
-import { bodyEncoder } from "../bodyEncoder.ts"
-import { VersionedBodies } from "../versionedBodies.ts"
+import { BodiesPerVersion } from "../bodiesPerVersion.ts"
+import { PreEncoded } from "../preEncoded.ts"
 import { makeFlowCursors } from "./flowCursor.ts"
 import { flowWindow } from "./flowWindow.ts"
 import { ReferrerPayouts } from "../../../services/ReferrerPayouts.ts"
@@ -51,24 +50,16 @@ export const ReferrersHandlersLive = implementGroup(
     const flowCursors = makeFlowCursors(cursorKey)
     const eventLog = yield* CohortEventLog
     const historyComplete = eventLog.historyComplete.pipe(Effect.orDie)
-    const usersBody = plainBody(CohortUserPageBody)
-    // Summaries encoded at most once per builder and projection version (the vault reads' pattern).
-    const encodeSummary = bodyEncoder(ReferrerSummaryBody)
-    const summaryBodies = new VersionedBodies()
-    const flowsBody = plainBody(FlowPageBody)
+    const usersBody = PreEncoded.plainEncoder(CohortUserPageBody)
+    const summaryBodies = new BodiesPerVersion(ReferrerSummaryBody, (state, referrer: Address) => ({
+      success: true as const,
+      data: { referrer, vaults: referrerVaults(state, referrer).map((vault) => toReferrerVaultSummary(vault, prices.priceOf)) },
+      asOf: stateAsOf(state)
+    }))
+    const flowsBody = PreEncoded.plainEncoder(FlowPageBody)
 
     return {
-      summary: ({ path }) =>
-        projection.readSync((state) =>
-          summaryBodies.get(state, path.address, () =>
-            encodeSummary({
-              success: true as const,
-              data: {
-                referrer: path.address,
-                vaults: referrerVaults(state, path.address).map((vault) => toReferrerVaultSummary(vault, prices.priceOf))
-              },
-              asOf: stateAsOf(state)
-            }))),
+      summary: ({ path }) => projection.readSync((state) => summaryBodies.get(state, path.address, path.address)),
       payouts: ({ path, urlParams }) =>
         Effect.gen(function*() {
           yield* projection.requireLive

@@ -13,9 +13,18 @@ export const SystemHandlersLive = implementGroup(
   "system",
   Effect.gen(function*() {
     const projection = yield* Projection
-    const health = PreEncoded.constant(HealthBody, { status: "ok", version: VERSION })
+    const health = PreEncoded.encoder(HealthBody)({ status: "ok", version: VERSION })
+    const encodeStatus = PreEncoded.encoder(StatusBody)
     // The projection hands out the same status object until it changes: encode once per change.
-    const statusBody = PreEncoded.cachedBy(StatusBody, toStatusBody)
+    let lastStatus: ProjectionStatus | null = null
+    let lastBody = new PreEncoded("")
+    const statusBody = (status: ProjectionStatus): PreEncoded => {
+      if (status !== lastStatus) {
+        lastBody = encodeStatus(toStatusBody(status))
+        lastStatus = status
+      }
+      return lastBody
+    }
     const ready = (status: ProjectionStatus) =>
       isLive(status) ? Effect.succeed(statusBody(status)) : Effect.fail(NotReady.of(toStatusBody(status)))
     return {

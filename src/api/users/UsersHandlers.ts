@@ -1,13 +1,12 @@
 import { Effect, Either } from "effect"
 import { Prices } from "../../../services/Prices.ts"
 import { Projection } from "../../../services/Projection.ts"
-import type { ProjectionState, VaultView } from "../../domain/projection/state.ts"
+import type { VaultView } from "../../domain/projection/state.ts"
 import { Api } from "../Api.ts"
-import { bodyEncoder } from "../bodyEncoder.ts"
+import { BodiesPerVersion } from "../bodiesPerVersion.ts"
 import { implementGroup } from "../handlers.ts"
-import type { PreEncoded } from "../preEncoded.ts"
 import { readEither } from "../readProjection.ts"
-import { VersionedBodies } from "../versionedBodies.ts"
+import type { Address } from "../schemas.ts"
 import { findVault, stateAsOf } from "../vaults/vaultPath.ts"
 import { toBalance } from "./balance.ts"
 import { toPending } from "./pending.ts"
@@ -15,41 +14,48 @@ import { toPortfolio } from "./portfolio.ts"
 import { findPosition, type Position } from "./positionOf.ts"
 import { BalanceBody, PendingBody, PortfolioBody } from "./UsersApi.ts"
 
+/** A found position and its vault: the input of a position read's body. */
+interface PositionIn {
+  readonly view: VaultView
+  readonly position: Position
+}
+
 export const UsersHandlersLive = implementGroup(
   Api,
   "users",
   Effect.gen(function*() {
     const projection = yield* Projection
     const prices = yield* Prices
-    const encodeBalance = bodyEncoder(BalanceBody)
-    const encodePending = bodyEncoder(PendingBody)
-    const encodePortfolio = bodyEncoder(PortfolioBody)
-    const balances = new VersionedBodies()
-    const pendings = new VersionedBodies()
-    const portfolios = new VersionedBodies()
+    const balances = new BodiesPerVersion(BalanceBody, (state, { position, view }: PositionIn) => ({
+      success: true as const,
+      data: toBalance(view, position, state.asOf, prices.priceOf),
+      asOf: stateAsOf(state)
+    }))
+    const pendings = new BodiesPerVersion(PendingBody, (state, { position, view }: PositionIn) => ({
+      success: true as const,
+      data: toPending(view, position),
+      asOf: stateAsOf(state)
+    }))
+    const portfolios = new BodiesPerVersion(PortfolioBody, (state, wallet: Address) => ({
+      success: true as const,
+      data: toPortfolio(state, wallet, prices.priceOf),
+      asOf: stateAsOf(state)
+    }))
 
-    /** Reads one position of a vault: 400/404 for the vault, 404 NO_POSITION, else `body`. */
-    const positionRead = (
+    /** Reads one position of a vault: 400/404 for the vault, 404 NO_POSITION, else its body. */
+    const positionRead = <A, E>(
       path: { readonly vaultAddress: string; readonly wallet: string },
-      cache: VersionedBodies,
-      body: (state: ProjectionState, view: VaultView, position: Position) => PreEncoded
+      bodies: BodiesPerVersion<A, E, PositionIn>
     ) =>
       readEither(projection, (state) =>
         Either.flatMap(findVault(state, path.vaultAddress), (view) =>
           Either.map(findPosition(state, view, path.wallet), (position) =>
-            cache.get(state, `${view.address}/${path.wallet}`, () => body(state, view, position)))))
+            bodies.get(state, `${view.address}/${path.wallet}`, { view, position }))))
 
     return {
-      balance: ({ path }) =>
-        positionRead(path, balances, (state, view, position) =>
-          encodeBalance({ success: true, data: toBalance(view, position, state.asOf, prices.priceOf), asOf: stateAsOf(state) })),
-      pending: ({ path }) =>
-        positionRead(path, pendings, (state, view, position) =>
-          encodePending({ success: true, data: toPending(view, position), asOf: stateAsOf(state) })),
-      portfolio: ({ path }) =>
-        projection.readSync((state) =>
-          portfolios.get(state, path.wallet, () =>
-            encodePortfolio({ success: true, data: toPortfolio(state, path.wallet, prices.priceOf), asOf: stateAsOf(state) })))
+      balance: ({ path }) => positionRead(path, balances),
+      pending: ({ path }) => positionRead(path, pendings),
+      portfolio: ({ path }) => projection.readSync((state) => portfolios.get(state, path.wallet, path.wallet))
     }
   })
 )

@@ -136,7 +136,7 @@ const BehaviourLive = implementGroup(
   "behaviour",
   Effect.gen(function*() {
     const interruptions = yield* HangInterruptions
-    const big = PreEncoded.constant(Schema.Struct({ filler: Schema.String }), { filler: "x".repeat(BIG_FILLER_BYTES) })
+    const big = PreEncoded.encoder(Schema.Struct({ filler: Schema.String }))({ filler: "x".repeat(BIG_FILLER_BYTES) })
     return {
       slow: () => Effect.as(Effect.sleep("20 millis"), { waited: true }),
       hang: () => Effect.onInterrupt(Effect.never, () => Ref.update(interruptions, (n) => n + 1)),
