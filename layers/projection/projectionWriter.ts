@@ -17,6 +17,9 @@ import type { CheckpointJob } from "./checkpointer.ts"
  */
 const FLUSH_EVERY = 256
 
+/** Caught up with the transactions, but live needs a known position and chain slot as well. */
+const WAITING_FOR_SLOT = "waiting for the chain's first slot"
+
 export interface WriterOptions {
   readonly genesisHash: string
   /** Above this many slots behind the chain tip the projection is degraded, not live. */
@@ -278,9 +281,9 @@ export class ProjectionWriter {
         phase ??
         (this.#interruption !== null
           ? "degraded"
-          : !this.#caughtUp
+          : !this.#caughtUp || lagSlots === null
             ? "catching_up"
-            : lagSlots !== null && lagSlots > this.options.maxLagSlots
+            : lagSlots > this.options.maxLagSlots
               ? "degraded"
               : "live")
       return {
@@ -291,7 +294,7 @@ export class ProjectionWriter {
         lagSlots,
         lagSeconds,
         checkpointSlot: this.#checkpointSlot,
-        reason: next === "live" ? null : this.#interruption ?? (next === "degraded" ? `lagging ${lagSlots} slots` : "catching up")
+        reason: next === "live" ? null : this.#interruption ?? (next === "degraded" ? `lagging ${lagSlots} slots` : this.#caughtUp ? WAITING_FOR_SLOT : "catching up")
       }
     })
   }

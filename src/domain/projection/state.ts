@@ -101,7 +101,7 @@ const NO_CHANGES: ReadonlyArray<ProjectionChange> = []
 
 /**
  * The in-memory projection: raw program accounts plus the decoded views and indexes reads need, so
- * that a read costs O(answer). Mutable and owned by one writer (the ingest actor); readers only read.
+ * that a read costs O(answer). Mutable and owned by one writer (the projection writer); readers only read.
  */
 export class ProjectionState {
   readonly accounts = new Map<string, RawAccount>()

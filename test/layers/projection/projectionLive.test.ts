@@ -66,6 +66,26 @@ describe("ProjectionLive", () => {
       yield* Scope.close(scope, Exit.void)
     }))
 
+  it.live("is not live before the chain's first slot, even once caught up with its transactions", () =>
+    Effect.gen(function*() {
+      const { vault } = yield* newPosition
+      const chain = yield* scriptedChainSource(program)
+      const store = yield* memoryChainStore()
+      const projection = yield* buildProjection(chain, store)
+      yield* chain.send(
+        { _tag: "SnapshotStarted", slot: 10 },
+        account(vault, 10, encodeAccount({ type: "Bundle", data: blankBundle() })),
+        { _tag: "SnapshotEnded", slot: 10, addresses: new Set([vault]) },
+        { _tag: "TransactionsComplete", signature: "seam", slot: 10 }
+      )
+      const waiting = yield* poll(projection.status, (s) => s.reason === "waiting for the chain's first slot", "caught up, no slot")
+      expect(waiting).toMatchObject({ status: "catching_up", asOf: null, chainSlot: null })
+      expect(Either.isLeft(yield* Effect.either(projection.requireLive))).toBe(true)
+      yield* chain.send({ _tag: "SlotAdvanced", slot: 11, completedBlockTime: 1 })
+      const live = yield* poll(projection.status, (s) => s.status === "live", "live")
+      expect(live).toMatchObject({ asOf: { slot: 10, blockTime: 1 }, chainSlot: 11 })
+    }).pipe(Effect.scoped))
+
   it.live("repairs an account whose notification was lost, once its transaction's slot completes", () =>
     Effect.gen(function*() {
       const { vault, owner, position } = yield* newPosition
