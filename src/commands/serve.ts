@@ -28,16 +28,15 @@ import { keysConfig } from "../configKeys.ts"
 import { PartnerAuthLive, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
 import { BuildsLive } from "../api/builds/BuildsLive.ts"
 import { buildMeterConfig, buildSimulationConfig } from "../api/builds/buildConfig.ts"
-import { PublishSimulator, SimulatorFromHandoff, SimulatorHandoffLive } from "../../layers/solana/SimulatorHandoff.ts"
 import { PublicHandlersLive } from "../api/public/PublicHandlers.ts"
 import { BuilderCodesLive } from "../../layers/postgres/BuilderCodesLive.ts"
 import { SandboxCodesSeed } from "../../layers/postgres/SandboxCodesSeed.ts"
 import { RateLimiterMemory } from "../../layers/memory/RateLimiterMemory.ts"
-import {
-  ChainBuildHandoffLive,
-  ChainBuildServicesFromHandoff,
-  PublishChainBuildServices
-} from "../../layers/solana/ChainBuildServices.ts"
+import { SolanaRpcLive } from "../../layers/solana/SolanaRpcLive.ts"
+import { BlockhashLive } from "../../layers/solana/BlockhashLive.ts"
+import { PriorityFeesLive } from "../../layers/solana/PriorityFeesLive.ts"
+import { TokenBalancesLive } from "../../layers/solana/TokenBalancesLive.ts"
+import { SimulatorLive } from "../../layers/solana/SimulatorLive.ts"
 
 const HELP = `usage: vault-gateway serve
 
@@ -76,16 +75,19 @@ export const serve: Command = {
     const priceFeeds = resolvePriceFeeds(appSettings.cluster, pricing.overrides, sandboxPriceFeedMap())
     const { host, port, databaseUrl, dataDir } = appSettings
     const database = DatabaseLive({ url: databaseUrl, dataDir })
-    // on the in-process sandbox (no RPC_URL), each scenario builder gets a code
-    const chainBuild = buildSimulation ? Layer.merge(PublishChainBuildServices, PublishSimulator()) : PublishChainBuildServices
-    const chainExtras = Option.isNone(appSettings.rpcUrl) ? Layer.merge(chainBuild, SandboxCodesSeed) : chainBuild
-    const ingestion = chainExtras.pipe(Layer.provideMerge(IngestionLive(appSettings, ingest, sandbox, [...priceFeeds.values()])))
+    // on the in-process sandbox (no RPC_URL), each scenario builder gets a code once the chain is up
+    const chainIngestion = IngestionLive(appSettings, ingest, sandbox, [...priceFeeds.values()])
+    const ingestion = Option.isNone(appSettings.rpcUrl) ? SandboxCodesSeed.pipe(Layer.provideMerge(chainIngestion)) : chainIngestion
     const projection = ProjectionInBackground(ingestion).pipe(Layer.provide(database))
     const prices = PricesLive({ feeds: priceFeeds, maxAgeSeconds: pricing.maxAgeSeconds }).pipe(Layer.provide(projection))
+    // On SolanaRpc, which answers "starting" until ingestion has the chain up: builds then get a
+    // 503 for the blockhash, no priority fee, unchecked balances and the estimate.
     // BUILD_SIMULATION=false: no Simulator, builds keep the per-instruction estimate
     const buildServices = Layer.mergeAll(
-      ChainBuildServicesFromHandoff,
-      buildSimulation ? SimulatorFromHandoff : Layer.empty,
+      BlockhashLive(),
+      PriorityFeesLive(),
+      TokenBalancesLive(),
+      buildSimulation ? SimulatorLive() : Layer.empty,
       BuilderCodesLive.pipe(Layer.provide(database)),
       RateLimiterMemory
     )
@@ -113,6 +115,7 @@ export const serve: Command = {
     )
     // Listen only once every route is registered.
     const http = HttpListenerLive({ host, port }).pipe(Layer.provide(routes), Layer.provideMerge(HttpServerLive))
-    return runMain(Layer.launch(http.pipe(Layer.provide(Layer.merge(ChainBuildHandoffLive, SimulatorHandoffLive)))).pipe(Effect.provide(LoggingLive(appSettings))))
+    // One RPC client for every adapter; the chain source points it at the node once the chain is up.
+    return runMain(Layer.launch(http.pipe(Layer.provide(SolanaRpcLive()))).pipe(Effect.provide(LoggingLive(appSettings))))
   }
 }
