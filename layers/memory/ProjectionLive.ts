@@ -42,7 +42,7 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
     Effect.gen(function*() {
       const source = yield* ChainSource
       const store = yield* ChainStore
-      const status = yield* StatusCell.make(initialStatus(source.origin.rpc, source.origin.ws))
+      const status = yield* StatusCell.make(initialStatus(source.origin.rpcUrl, source.origin.wsUrl))
       const changes = new ChangeFeed()
       const state = new ProjectionState(address(source.programId))
       const persistence = yield* startPersistence

@@ -42,6 +42,10 @@ const originOf = (url: string): string => {
   }
 }
 
+/**
+ * The chain stream over PubSub at `wsUrl`, its HTTP calls over SolanaRpc, which it points at
+ * `rpcUrl` for as long as it lives: the one place the endpoints enter, once the chain is up.
+ */
 export const ChainSourceLive = (options: ChainSourceOptions): Layer.Layer<ChainSource, never, SolanaRpc | SolanaRpcEndpoint> =>
   Layer.scoped(ChainSource, Effect.gen(function*() {
     yield* (yield* SolanaRpcEndpoint).bind(options.rpcUrl)
@@ -87,7 +91,7 @@ export const ChainSourceLive = (options: ChainSourceOptions): Layer.Layer<ChainS
 
     return ChainSource.of({
       programId: options.programId,
-      origin: { rpc: originOf(options.rpcUrl), ws: originOf(options.wsUrl) },
+      origin: { rpcUrl: originOf(options.rpcUrl), wsUrl: originOf(options.wsUrl) },
       genesisHash: rpc.call("getGenesisHash", []).pipe(
         Effect.mapError(chainFailure("getGenesisHash")),
         Effect.withSpan("ChainSource.genesisHash")

@@ -44,8 +44,7 @@ const endpoints = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConf
 
 /**
  * The chain connection, the projection over it, its PostgreSQL store and the history backfill.
- * `watchedAccounts` (the price feed accounts) are followed with the program's accounts. The chain
- * source points the SolanaRpc client (built outside, shared with the builds) at the node.
+ * `watchedAccounts` (the price feed accounts) are followed with the program's accounts.
  */
 export const IngestionLive = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConfig, watchedAccounts: ReadonlyArray<string> = []) =>
   // the history rollup closes the daily vault and builder rows from the event log
