@@ -118,8 +118,11 @@ export class ChainSource extends Context.Tag("ChainSource")<
   ChainSource,
   {
     readonly programId: string
-    readonly rpcUrl: string
-    readonly wsUrl: string
+    /**
+     * Where the chain is read from, for the status page: the RPC and PubSub endpoints' origins
+     * (scheme, host, port). Adapters reach the node through SolanaRpc, not through these.
+     */
+    readonly origin: { readonly rpcUrl: string; readonly wsUrl: string }
     readonly genesisHash: Effect.Effect<string, ChainSourceError>
     readonly blockTime: (slot: number) => Effect.Effect<number | null, ChainSourceError>
     readonly events: (resume: ResumePoint) => Stream.Stream<ChainEvent, ChainSourceError>

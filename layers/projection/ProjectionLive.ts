@@ -31,7 +31,7 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
     Effect.gen(function*() {
       const source = yield* ChainSource
       const store = yield* ChainStore
-      const status = yield* StatusCell.make(startingStatus("starting", { rpcUrl: source.rpcUrl, wsUrl: source.wsUrl }))
+      const status = yield* StatusCell.make(startingStatus("starting", source.origin))
       const listeners = new ChangeListeners()
       const state = new ProjectionState(address(source.programId))
       const checkpointer = yield* startCheckpointer

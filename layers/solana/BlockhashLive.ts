@@ -1,8 +1,7 @@
 import { Clock, Duration, Effect, Layer, Ref } from "effect"
 import { Blockhash, type LatestBlockhash } from "../../services/Blockhash.ts"
-import { ChainSource } from "../../services/ChainSource.ts"
+import { SolanaRpc } from "../../services/SolanaRpc.ts"
 import { BlockhashUnavailable } from "../../src/domain/builds/errors.ts"
-import { makeRpc } from "./rpc.ts"
 
 export interface BlockhashOptions {
   /** How often `getLatestBlockhash` is asked (default 1.5 s). */
@@ -22,40 +21,43 @@ interface Cached {
   readonly fetchedAtMs: number
 }
 
-/** Refreshes the blockhash from the ChainSource's RPC endpoint in a background fiber. */
-export const BlockhashLive = (options: BlockhashOptions = {}): Layer.Layer<Blockhash, never, ChainSource> =>
+const NONE_YET = BlockhashUnavailable.because("none fetched yet")
+const STARTING = BlockhashUnavailable.because("the chain connection is starting", 5)
+
+/** Refreshes the blockhash over SolanaRpc in a background fiber. */
+export const BlockhashLive = (options: BlockhashOptions = {}): Layer.Layer<Blockhash, never, SolanaRpc> =>
   Layer.scoped(
     Blockhash,
     Effect.gen(function*() {
-      const source = yield* ChainSource
-      const rpc = makeRpc(source.rpcUrl)
+      const rpc = yield* SolanaRpc
       const refreshInterval = Duration.decode(options.refreshInterval ?? Duration.millis(1_500))
       const maxAgeMs = Duration.toMillis(Duration.decode(options.maxAge ?? Duration.seconds(20)))
       const commitment = options.commitment ?? "confirmed"
-      const cache = yield* Ref.make<Cached | null>(null)
+      // The latest blockhash, or why there is none
+      const cache = yield* Ref.make<Cached | BlockhashUnavailable>(NONE_YET)
 
-      const refresh = Effect.tryPromise((abortSignal) => rpc.getLatestBlockhash({ commitment }).send({ abortSignal })).pipe(
+      const refresh = rpc.call("getLatestBlockhash", [{ commitment }]).pipe(
         Effect.timeout(options.requestTimeout ?? Duration.seconds(5)),
         Effect.flatMap((answer) =>
           Effect.flatMap(Clock.currentTimeMillis, (now) =>
             Ref.set(cache, {
-              value: {
-                blockhash: answer.value.blockhash,
-                lastValidBlockHeight: Number(answer.value.lastValidBlockHeight),
-                slot: Number(answer.context.slot)
-              },
+              value: { blockhash: answer.value.blockhash, lastValidBlockHeight: answer.value.lastValidBlockHeight, slot: answer.context.slot },
               fetchedAtMs: now
             })
           )
         ),
-        Effect.catchAll((error) => Effect.logWarning(`getLatestBlockhash failed: ${String(error)}`)),
+        Effect.catchAll((error) =>
+          error._tag === "SolanaRpcError" && error.reason === "starting"
+            ? Ref.set(cache, STARTING)
+            : Effect.logWarning(`getLatestBlockhash failed: ${error.message}`)
+        ),
         Effect.withSpan("Blockhash.refresh")
       )
       yield* Effect.forkScoped(Effect.forever(Effect.zipRight(refresh, Effect.sleep(refreshInterval))))
 
       const latest = Effect.gen(function*() {
         const cached = yield* Ref.get(cache)
-        if (cached === null) return yield* Effect.fail(BlockhashUnavailable.because("none fetched yet"))
+        if (cached instanceof BlockhashUnavailable) return yield* Effect.fail(cached)
         const ageMs = (yield* Clock.currentTimeMillis) - cached.fetchedAtMs
         if (ageMs > maxAgeMs) {
           return yield* Effect.fail(BlockhashUnavailable.because(`the last one is ${Math.round(ageMs / 1000)} s old`))

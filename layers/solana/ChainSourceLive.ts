@@ -1,14 +1,18 @@
 import { address } from "@solana/kit"
 import { Duration, Effect, Layer, Queue, Random, Stream } from "effect"
-import { ChainSource, ChainSourceError, type ChainEvent, type ResumePoint } from "../../services/ChainSource.ts"
+import { ChainSource, type ChainEvent, type ChainSourceError, type ResumePoint } from "../../services/ChainSource.ts"
+import { SolanaRpc } from "../../services/SolanaRpc.ts"
 import { fetchAccounts } from "./accounts.ts"
-import { makeJsonRpcClient } from "./jsonRpcClient.ts"
-import { makeRpc, makeSubscriptions } from "./rpc.ts"
 import { type Cursor, runSession, type SessionOptions } from "./session.ts"
 import { RecentSignatures } from "./sessionItems.ts"
+import { SolanaRpcEndpoint } from "./SolanaRpcLive.ts"
+import { makeSubscriptions } from "./subscriptions.ts"
+import { chainFailure } from "./transactions.ts"
 
 export interface ChainSourceOptions {
+  /** The node's JSON-RPC endpoint: SolanaRpc is pointed at it for as long as the chain source lives. */
   readonly rpcUrl: string
+  /** Its PubSub endpoint, for the subscriptions. */
   readonly wsUrl: string
   readonly programId: string
   /** Accounts of other programs to follow with the program's (the Pyth price feed accounts). */
@@ -23,18 +27,29 @@ export interface ChainSourceOptions {
   readonly maxBackoff?: Duration.DurationInput
 }
 
-const failure = (message: string, cause?: unknown) => new ChainSourceError({ message, cause })
-
 /** Full-jitter exponential backoff: 250 ms doubling up to the bound; reset after a healthy connection. */
 const backoffMillis = (attempt: number, maxMs: number) =>
   Random.nextIntBetween(0, Math.min(maxMs, 250 * 2 ** Math.min(attempt, 16)) + 1)
 
 const HEALTHY_CONNECTION_MS = 30_000
 
-export const ChainSourceLive = (options: ChainSourceOptions) =>
-  Layer.sync(ChainSource, () => {
-    const rpc = makeRpc(options.rpcUrl)
-    const client = makeJsonRpcClient({ url: options.rpcUrl })
+/** Scheme, host and port: a provider's key in a URL's path or query stays out of the status. */
+const originOf = (url: string): string => {
+  try {
+    return new URL(url).origin
+  } catch {
+    return ""
+  }
+}
+
+/**
+ * The chain stream over PubSub at `wsUrl`, its HTTP calls over SolanaRpc, which it points at
+ * `rpcUrl` for as long as it lives: the one place the endpoints enter, once the chain is up.
+ */
+export const ChainSourceLive = (options: ChainSourceOptions): Layer.Layer<ChainSource, never, SolanaRpc | SolanaRpcEndpoint> =>
+  Layer.scoped(ChainSource, Effect.gen(function*() {
+    yield* (yield* SolanaRpcEndpoint).bind(options.rpcUrl)
+    const rpc = yield* SolanaRpc
     const program = address(options.programId)
     const sessionOptions: SessionOptions = {
       program,
@@ -62,7 +77,7 @@ export const ChainSourceLive = (options: ChainSourceOptions) =>
             for (let attempt = 0; ; attempt++) {
               const started = Date.now()
               const subscriptions = makeSubscriptions(options.wsUrl)
-              const error = yield* Effect.flip(Effect.scoped(runSession(rpc, client, subscriptions, sessionOptions, cursor, out)))
+              const error = yield* Effect.flip(Effect.scoped(runSession(rpc, subscriptions, sessionOptions, cursor, out)))
               if (Date.now() - started > HEALTHY_CONNECTION_MS) attempt = 0
               yield* Effect.logWarning(`chain stream interrupted: ${error.message}`)
               yield* Queue.offer(out, { _tag: "StreamInterrupted", reason: error.message })
@@ -74,24 +89,22 @@ export const ChainSourceLive = (options: ChainSourceOptions) =>
         })
       )
 
-    return {
+    return ChainSource.of({
       programId: options.programId,
-      rpcUrl: options.rpcUrl,
-      wsUrl: options.wsUrl,
-      genesisHash: Effect.tryPromise({
-        try: () => rpc.getGenesisHash().send(),
-        catch: (cause) => failure(`getGenesisHash failed: ${String(cause)}`, cause)
-      }).pipe(Effect.withSpan("ChainSource.genesisHash")),
+      origin: { rpcUrl: originOf(options.rpcUrl), wsUrl: originOf(options.wsUrl) },
+      genesisHash: rpc.call("getGenesisHash", []).pipe(
+        Effect.mapError(chainFailure("getGenesisHash")),
+        Effect.withSpan("ChainSource.genesisHash")
+      ),
       blockTime: (slot: number) =>
-        Effect.tryPromise({
-          try: async () => Number(await rpc.getBlockTime(BigInt(slot)).send()),
-          catch: (cause) => failure(`getBlockTime(${slot}) failed: ${String(cause)}`, cause)
-        }).pipe(Effect.withSpan("ChainSource.blockTime")),
+        rpc.call("getBlockTime", [slot]).pipe(
+          Effect.mapError(chainFailure(`getBlockTime(${slot})`)),
+          Effect.withSpan("ChainSource.blockTime")
+        ),
       events,
       fetchAccounts: (addresses: ReadonlyArray<string>, minSlot: number) =>
-        Effect.tryPromise({
-          try: () => fetchAccounts(rpc, addresses, minSlot),
-          catch: (cause) => failure(`getMultipleAccounts failed: ${String(cause)}`, cause)
-        }).pipe(Effect.withSpan("ChainSource.fetchAccounts", { attributes: { count: addresses.length } }))
-    }
-  })
+        fetchAccounts(rpc, addresses, minSlot).pipe(
+          Effect.withSpan("ChainSource.fetchAccounts", { attributes: { count: addresses.length } })
+        )
+    })
+  }))

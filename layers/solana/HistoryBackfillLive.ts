@@ -2,8 +2,8 @@ import { Effect, Layer, Ref, Stream } from "effect"
 import { ChainSource } from "../../services/ChainSource.ts"
 import { type BackfillProgress, HistoryBackfill } from "../../services/HistoryBackfill.ts"
 import { Projection } from "../../services/Projection.ts"
+import { SolanaRpc } from "../../services/SolanaRpc.ts"
 import { backfillHistory, type BackfillTuning } from "./backfillHistory.ts"
-import { makeJsonRpcClient } from "./jsonRpcClient.ts"
 
 export type HistoryBackfillOptions = BackfillTuning
 
@@ -20,13 +20,13 @@ export const HistoryBackfillLive = (options: HistoryBackfillOptions) =>
     Effect.gen(function*() {
       const source = yield* ChainSource
       const projection = yield* Projection
-      const client = makeJsonRpcClient({ url: source.rpcUrl })
+      const rpc = yield* SolanaRpc
       const progress = yield* Ref.make<BackfillProgress>({ state: "pending", done: 0, total: null, oldestBlockTime: null })
       const firstLive = projection.statusChanges.pipe(Stream.filter((s) => s.status === "live"), Stream.take(1), Stream.runDrain)
 
       yield* Effect.forkScoped(
         firstLive.pipe(
-          Effect.zipRight(backfillHistory(client, source.programId, options, (next) => Ref.set(progress, next))),
+          Effect.zipRight(backfillHistory(rpc, source.programId, options, (next) => Ref.set(progress, next))),
           Effect.catchAllCause((cause) => Effect.logError("history backfill stopped", cause)),
           Effect.withSpan("HistoryBackfill.run")
         )

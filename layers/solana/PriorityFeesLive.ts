@@ -1,7 +1,6 @@
 import { Clock, Duration, Effect, Layer, Ref } from "effect"
-import { ChainSource } from "../../services/ChainSource.ts"
 import { PriorityFees } from "../../services/PriorityFees.ts"
-import { makeRpc } from "./rpc.ts"
+import { SolanaRpc } from "../../services/SolanaRpc.ts"
 
 export interface PriorityFeesOptions {
   /** Which percentile of the recent per-slot fees to charge (default 50, the median). */
@@ -31,19 +30,18 @@ interface Sample {
 }
 
 /** Samples `getRecentPrioritizationFees` (cluster-wide, last ~150 slots) in a background fiber. */
-export const PriorityFeesLive = (options: PriorityFeesOptions = {}): Layer.Layer<PriorityFees, never, ChainSource> =>
+export const PriorityFeesLive = (options: PriorityFeesOptions = {}): Layer.Layer<PriorityFees, never, SolanaRpc> =>
   Layer.scoped(
     PriorityFees,
     Effect.gen(function*() {
-      const source = yield* ChainSource
-      const rpc = makeRpc(source.rpcUrl)
+      const rpc = yield* SolanaRpc
       const percentile = options.percentile ?? 50
       const fallback = options.fallbackMicroLamports ?? 0n
       const cap = options.maxMicroLamports ?? 5_000_000n
       const maxAgeMs = Duration.toMillis(Duration.decode(options.maxAge ?? Duration.seconds(60)))
       const sample = yield* Ref.make<Sample | null>(null)
 
-      const refresh = Effect.tryPromise((abortSignal) => rpc.getRecentPrioritizationFees().send({ abortSignal })).pipe(
+      const refresh = rpc.call("getRecentPrioritizationFees", []).pipe(
         Effect.timeout(options.requestTimeout ?? Duration.seconds(5)),
         Effect.flatMap((fees) => {
           const value = feePercentile(fees.map((fee) => BigInt(fee.prioritizationFee)), percentile)
@@ -53,7 +51,12 @@ export const PriorityFeesLive = (options: PriorityFeesOptions = {}): Layer.Layer
                 Ref.set(sample, { microLamports: value > cap ? cap : value, fetchedAtMs: now })
               )
         }),
-        Effect.catchAll((error) => Effect.logWarning(`getRecentPrioritizationFees failed: ${String(error)}`)),
+        // Until the chain is up the fallback is charged; no news worth a warning.
+        Effect.catchAll((error) =>
+          error._tag === "SolanaRpcError" && error.reason === "starting"
+            ? Ref.set(sample, null)
+            : Effect.logWarning(`getRecentPrioritizationFees failed: ${error.message}`)
+        ),
         Effect.withSpan("PriorityFees.refresh")
       )
       yield* Effect.forkScoped(

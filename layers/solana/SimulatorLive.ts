@@ -1,6 +1,6 @@
 import { Duration, Effect, Layer } from "effect"
-import { ChainSource } from "../../services/ChainSource.ts"
 import { type SimulationOutcome, Simulator, SimulatorUnavailable } from "../../services/Simulator.ts"
+import { SolanaRpc, type SolanaRpcMethods } from "../../services/SolanaRpc.ts"
 
 export interface SimulatorOptions {
   /** A build waits on the simulation: past this the build goes ahead with its estimate (default 3 s). */
@@ -9,14 +9,10 @@ export interface SimulatorOptions {
   readonly commitment?: "processed" | "confirmed"
 }
 
-interface SimulationAnswer {
-  readonly result?: {
-    readonly value: { readonly err: unknown; readonly logs: ReadonlyArray<string> | null; readonly unitsConsumed?: number | null }
-  }
-  readonly error?: { readonly code?: number; readonly message: string }
-}
+type Simulated = SolanaRpcMethods["simulateTransaction"]["result"]["value"]
 
-const outcomeOf = (value: NonNullable<SimulationAnswer["result"]>["value"]): SimulationOutcome => {
+const outcomeOf = (value: Simulated | undefined): SimulationOutcome => {
+  if (value === undefined || value === null) throw new Error("no result")
   const logs = value.logs ?? []
   const units = typeof value.unitsConsumed === "number" ? value.unitsConsumed : null
   if (value.err === null || value.err === undefined) {
@@ -28,42 +24,32 @@ const outcomeOf = (value: NonNullable<SimulationAnswer["result"]>["value"]): Sim
 }
 
 /**
- * `simulateTransaction` over JSON-RPC at `rpcUrl`: signatures not verified (the build is unsigned)
- * and the node's latest blockhash substituted (`replaceRecentBlockhash`), so the answer is about the
- * instructions against current state. Any transport, HTTP or JSON-RPC error, or a timeout, is
- * `SimulatorUnavailable`; a transaction error is a `failed` outcome with the program logs.
+ * `simulateTransaction` over SolanaRpc: signatures not verified (the build is unsigned) and the
+ * node's latest blockhash substituted (`replaceRecentBlockhash`), so the answer is about the
+ * instructions against current state. Any transport, HTTP or JSON-RPC error, a 429, a chain still
+ * starting, or a timeout, is `SimulatorUnavailable`; a transaction error is a `failed` outcome with
+ * the program logs.
  */
-export const simulatorAt = (rpcUrl: string, options: SimulatorOptions = {}) => {
+export const simulatorOn = (rpc: SolanaRpc["Type"], options: SimulatorOptions = {}) => {
   const timeout = options.timeout ?? Duration.seconds(3)
   const commitment = options.commitment ?? "confirmed"
+  const unavailable = (error: unknown) => new SimulatorUnavailable({ reason: error instanceof Error ? error.message : String(error) })
   return Simulator.of({
     simulate: (transactionBase64) =>
-      Effect.tryPromise({
-        try: async (signal) => {
-          const response = await fetch(rpcUrl, {
-            method: "POST",
-            signal,
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({
-              jsonrpc: "2.0",
-              id: 1,
-              method: "simulateTransaction",
-              params: [transactionBase64, { encoding: "base64", sigVerify: false, replaceRecentBlockhash: true, commitment }]
-            })
-          })
-          if (!response.ok) throw new Error(`HTTP ${response.status}`)
-          const answer = (await response.json()) as SimulationAnswer
-          if (answer.result !== undefined) return outcomeOf(answer.result.value)
-          throw new Error(answer.error === undefined ? "no result" : `JSON-RPC ${answer.error.code ?? "?"}: ${answer.error.message}`)
-        },
-        catch: (error) => new SimulatorUnavailable({ reason: error instanceof Error ? error.message : String(error) })
-      }).pipe(
-        Effect.timeoutFail({ duration: timeout, onTimeout: () => new SimulatorUnavailable({ reason: `no answer within ${Duration.format(timeout)}` }) }),
-        Effect.withSpan("Simulator.simulate")
-      )
+      rpc
+        .call(
+          "simulateTransaction",
+          [transactionBase64, { encoding: "base64", sigVerify: false, replaceRecentBlockhash: true, commitment }],
+          { whenRateLimited: "fail" }
+        )
+        .pipe(
+          Effect.mapError(unavailable),
+          Effect.flatMap((answer) => Effect.try({ try: () => outcomeOf(answer?.value), catch: unavailable })),
+          Effect.timeoutFail({ duration: timeout, onTimeout: () => new SimulatorUnavailable({ reason: `no answer within ${Duration.format(timeout)}` }) }),
+          Effect.withSpan("Simulator.simulate")
+        )
   })
 }
 
-/** The simulator on the ChainSource's RPC endpoint. */
-export const SimulatorLive = (options: SimulatorOptions = {}): Layer.Layer<Simulator, never, ChainSource> =>
-  Layer.effect(Simulator, Effect.map(ChainSource, (source) => simulatorAt(source.rpcUrl, options)))
+export const SimulatorLive = (options: SimulatorOptions = {}): Layer.Layer<Simulator, never, SolanaRpc> =>
+  Layer.effect(Simulator, Effect.map(SolanaRpc, (rpc) => simulatorOn(rpc, options)))

@@ -1,43 +1,35 @@
 import { Duration, Effect, Layer } from "effect"
-import { ChainSource } from "../../services/ChainSource.ts"
+import { SolanaRpc } from "../../services/SolanaRpc.ts"
 import { TokenBalances } from "../../services/TokenBalances.ts"
 import { findAssociatedTokenAddress } from "../../src/ntbundle/pdas.ts"
-
-interface BalanceAnswer {
-  readonly result?: { readonly value: { readonly amount: string } }
-  readonly error?: { readonly message: string }
-}
 
 /** A node answers a missing token account with an invalid-param error, not a null value. */
 const MISSING_ACCOUNT = /could not find account/i
 
 /**
  * `getTokenAccountBalance` of the owner's associated token account, with a short timeout: a build
- * waits on it, so a slow or failing node skips the check (null) rather than the build.
+ * waits on it, so a slow, rate-limited or failing node (or a chain still starting) skips the check
+ * (null) rather than the build.
  */
-export const TokenBalancesLive = (options: { readonly timeout?: Duration.DurationInput } = {}) =>
+export const TokenBalancesLive = (options: { readonly timeout?: Duration.DurationInput } = {}): Layer.Layer<TokenBalances, never, SolanaRpc> =>
   Layer.effect(
     TokenBalances,
-    Effect.map(ChainSource, (source) => {
+    Effect.map(SolanaRpc, (rpc) => {
       const timeout = options.timeout ?? Duration.seconds(2)
       return TokenBalances.of({
         ofAssociatedAccount: (owner, mint) => {
           const [account] = findAssociatedTokenAddress(owner, mint)
-          return Effect.tryPromise(async (signal) => {
-            const response = await fetch(source.rpcUrl, {
-              method: "POST",
-              signal,
-              headers: { "content-type": "application/json" },
-              body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getTokenAccountBalance", params: [account, { commitment: "confirmed" }] })
-            })
-            const answer = (await response.json()) as BalanceAnswer
-            if (answer.result !== undefined) return BigInt(answer.result.value.amount)
-            if (answer.error !== undefined && MISSING_ACCOUNT.test(answer.error.message)) return 0n
-            throw new Error(answer.error?.message ?? `HTTP ${response.status}`)
-          }).pipe(
+          return rpc.call("getTokenAccountBalance", [account, { commitment: "confirmed" }], { whenRateLimited: "fail" }).pipe(
+            Effect.flatMap((answer) => Effect.try((): bigint | null => BigInt(answer.value.amount))),
+            Effect.catchIf(
+              (error) => error._tag === "SolanaRpcError" && error.reason === "answer" && MISSING_ACCOUNT.test(error.message),
+              () => Effect.succeed(0n)
+            ),
             Effect.timeout(timeout),
             Effect.catchAll((error) =>
-              Effect.as(Effect.logWarning(`getTokenAccountBalance failed, balance not checked: ${String(error)}`), null)
+              error._tag === "SolanaRpcError" && error.reason === "starting"
+                ? Effect.succeed(null)
+                : Effect.as(Effect.logWarning(`getTokenAccountBalance failed, balance not checked: ${error.message}`), null)
             ),
             Effect.withSpan("TokenBalances.ofAssociatedAccount")
           )

@@ -1,10 +1,10 @@
 import { Chunk, Duration, Effect, Option, Schedule, Stream } from "effect"
 import type { BackfillState } from "../../services/BackfillStore.ts"
 import { BackfillStore } from "../../services/BackfillStore.ts"
-import { ChainSourceError, type ProgramEvents } from "../../services/ChainSource.ts"
+import type { ProgramEvents } from "../../services/ChainSource.ts"
 import { ChainStore } from "../../services/ChainStore.ts"
 import type { BackfillProgress } from "../../services/HistoryBackfill.ts"
-import type { JsonRpcClient } from "./jsonRpcClient.ts"
+import type { SolanaRpc } from "../../services/SolanaRpc.ts"
 import { fetchProgramTransactions, type HistoricalSignature, signaturesBefore } from "./transactions.ts"
 
 export interface BackfillTuning {
@@ -29,8 +29,6 @@ const EMPTY: BackfillState = {
 
 const retrying = Schedule.exponential(Duration.millis(500)).pipe(Schedule.union(Schedule.spaced(Duration.seconds(10))))
 
-const rpcFailure = (what: string) => (cause: unknown) => new ChainSourceError({ message: `${what}: ${String(cause)}`, cause })
-
 const progressOf = (state: BackfillState, running: boolean): BackfillProgress => ({
   state: state.finished ? "done" : running ? "running" : "pending",
   done: state.doneCount,
@@ -46,7 +44,7 @@ const progressOf = (state: BackfillState, running: boolean): BackfillProgress =>
  * an overlap with the live path or a chunk written again after a crash is stored once.
  */
 export const backfillHistory = (
-  client: JsonRpcClient,
+  rpc: SolanaRpc["Type"],
   programId: string,
   tuning: BackfillTuning,
   report: (progress: BackfillProgress) => Effect.Effect<void>
@@ -61,10 +59,10 @@ export const backfillHistory = (
     const saved = Option.getOrElse(yield* store.load, () => EMPTY)
     if (saved.finished) return yield* report(progressOf(saved, false))
     yield* report(progressOf(saved, true))
-    const remaining = yield* Effect.tryPromise({
-      try: () => signaturesBefore(client, programId, saved.oldestSignature, tuning.since),
-      catch: rpcFailure("listing past transactions")
-    }).pipe(Effect.retry(retrying))
+    const remaining = yield* signaturesBefore(rpc, programId, saved.oldestSignature, tuning.since).pipe(
+      Effect.tapError((error) => Effect.logWarning(`history backfill: listing past transactions: ${error.message}; retrying`)),
+      Effect.retry(retrying)
+    )
     let state: BackfillState = {
       ...saved,
       newestSignature: saved.newestSignature ?? remaining[0]?.signature ?? null,
@@ -73,10 +71,7 @@ export const backfillHistory = (
     yield* Effect.logInfo(`history backfill: ${remaining.length} past transactions to fetch`)
 
     const fetchBatch = (batch: ReadonlyArray<HistoricalSignature>) =>
-      Effect.tryPromise({
-        try: () => fetchProgramTransactions(client, programId, batch.map((entry) => entry.signature)),
-        catch: rpcFailure(`getTransaction (${batch.length} from ${batch[0]?.signature})`)
-      }).pipe(
+      fetchProgramTransactions(rpc, programId, batch.map((entry) => entry.signature)).pipe(
         Effect.tapError((error) => Effect.logWarning(`history backfill: ${error.message}; retrying`)),
         Effect.retry(retrying),
         Effect.map((fetched) => ({ batch, fetched }))

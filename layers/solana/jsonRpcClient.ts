@@ -1,10 +1,8 @@
-import { retryAfterMs } from "./rpc.ts"
-
 /**
- * A small JSON-RPC 2.0 client over fetch for bulk reads (the history backfill): answers parsed with
- * the platform's JSON.parse (kit's bigint-preserving parser and response transformers cost more
- * than the fetch itself at thousands of transactions per second), requests sent in batches when
- * the node takes them, and rate limits honoured by every caller at once.
+ * JSON-RPC 2.0 over fetch, the engine of SolanaRpcLive: answers parsed with the platform's
+ * JSON.parse (kit's bigint-preserving parser and response transformers cost more than the fetch
+ * itself at thousands of transactions per second), requests sent in batches when the node takes
+ * them, and rate limits honoured by every caller at once.
  */
 export interface JsonRpcRequest {
   readonly method: string
@@ -15,8 +13,14 @@ export type JsonRpcAnswer =
   | { readonly ok: true; readonly result: unknown }
   | { readonly ok: false; readonly code: number; readonly message: string }
 
+/** A call that got no result: rate limited, no usable HTTP answer, or a JSON-RPC error answer (`code`). */
 export class JsonRpcFailure extends Error {
-  constructor(message: string, readonly status: number | null = null) {
+  constructor(
+    message: string,
+    readonly kind: "rateLimited" | "transport" | "answer",
+    readonly status: number | null = null,
+    readonly code: number | null = null
+  ) {
     super(message)
     this.name = "JsonRpcFailure"
   }
@@ -30,10 +34,17 @@ export interface JsonRpcClientOptions {
   readonly maxRateLimitedAttempts?: number
 }
 
+export interface JsonRpcCallOptions {
+  /** Aborts the request (and any wait for a Retry-After). */
+  readonly signal?: AbortSignal
+  /** "fail": no waiting out a Retry-After: a 429, or a pause one started, fails the call at once. */
+  readonly whenRateLimited?: "wait" | "fail"
+}
+
 export interface JsonRpcClient {
-  readonly call: (method: string, params: ReadonlyArray<unknown>) => Promise<unknown>
+  readonly call: (method: string, params: ReadonlyArray<unknown>, options?: JsonRpcCallOptions) => Promise<unknown>
   /** The answers in request order; one HTTP request when the node accepts batches. */
-  readonly batch: (requests: ReadonlyArray<JsonRpcRequest>) => Promise<ReadonlyArray<JsonRpcAnswer>>
+  readonly batch: (requests: ReadonlyArray<JsonRpcRequest>, signal?: AbortSignal) => Promise<ReadonlyArray<JsonRpcAnswer>>
   /** False once the node refused a batch: requests then go one by one. */
   readonly batching: () => boolean
   /** 429 answers received so far. */
@@ -42,8 +53,30 @@ export interface JsonRpcClient {
 
 /** Per batch, when the node only takes single calls. */
 const SINGLE_CALLS_IN_FLIGHT = 4
+const MAX_RETRY_AFTER_MS = 30_000
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+/** Seconds or an HTTP date, as `Retry-After` allows; a missing or odd value waits one second. */
+export const retryAfterMs = (header: string | null, now = Date.now()): number => {
+  if (header === null) return 1_000
+  const seconds = Number(header)
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1_000, MAX_RETRY_AFTER_MS)
+  const date = Date.parse(header)
+  return Number.isNaN(date) ? 1_000 : Math.min(Math.max(0, date - now), MAX_RETRY_AFTER_MS)
+}
+
+const sleep = (ms: number, signal: AbortSignal | undefined) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const aborted = () => {
+      clearTimeout(timer)
+      reject(signal!.reason)
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", aborted)
+      resolve()
+    }, ms)
+    signal?.addEventListener("abort", aborted, { once: true })
+  })
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
@@ -56,6 +89,8 @@ const answerOf = (value: unknown): JsonRpcAnswer => {
   return { ok: true, result: value["result"] ?? null }
 }
 
+const body = (id: number, { method, params }: JsonRpcRequest) => ({ jsonrpc: "2.0", id, method, params })
+
 export const makeJsonRpcClient = (options: JsonRpcClientOptions): JsonRpcClient => {
   const timeoutMs = options.timeoutMs ?? 30_000
   const maxAttempts = options.maxRateLimitedAttempts ?? 20
@@ -66,77 +101,81 @@ export const makeJsonRpcClient = (options: JsonRpcClientOptions): JsonRpcClient 
   let pausedUntil = 0
 
   /** POSTs one body; retries 429s after their Retry-After; the parsed answer. */
-  const post = async (body: string): Promise<{ readonly status: number; readonly value: unknown }> => {
+  const post = async (
+    text: string,
+    call: JsonRpcCallOptions
+  ): Promise<{ readonly status: number; readonly value: unknown }> => {
+    const waits = call.whenRateLimited !== "fail"
     for (let attempt = 1; ; attempt++) {
       const wait = pausedUntil - Date.now()
-      if (wait > 0) await sleep(wait)
+      if (wait > 0) {
+        if (!waits) throw new JsonRpcFailure(`rate limited: the node asked to wait ${Math.ceil(wait / 1000)} s`, "rateLimited", 429)
+        await sleep(wait, call.signal)
+      }
+      const timeout = AbortSignal.timeout(timeoutMs)
       const response = await fetch(options.url, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body,
-        signal: AbortSignal.timeout(timeoutMs)
+        body: text,
+        signal: call.signal === undefined ? timeout : AbortSignal.any([call.signal, timeout])
       })
       if (response.status === 429) {
         rateLimitedCount++
         await response.body?.cancel()
         pausedUntil = Math.max(pausedUntil, Date.now() + retryAfterMs(response.headers.get("retry-after")))
-        if (attempt >= maxAttempts) throw new JsonRpcFailure(`rate limited ${attempt} times in a row`, 429)
+        if (!waits || attempt >= maxAttempts) throw new JsonRpcFailure(`rate limited ${attempt} times in a row`, "rateLimited", 429)
         continue
       }
-      const text = await response.text()
-      let value: unknown
+      const answer = await response.text()
       try {
-        value = JSON.parse(text)
+        return { status: response.status, value: JSON.parse(answer) }
       } catch {
-        throw new JsonRpcFailure(`HTTP ${response.status}: ${text.slice(0, 200)}`, response.status)
+        throw new JsonRpcFailure(`HTTP ${response.status}: ${answer.slice(0, 200)}`, "transport", response.status)
       }
-      return { status: response.status, value }
     }
   }
 
-  const call = async (method: string, params: ReadonlyArray<unknown>): Promise<unknown> => {
-    const { status, value } = await post(JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }))
+  const call = async (method: string, params: ReadonlyArray<unknown>, callOptions: JsonRpcCallOptions = {}): Promise<unknown> => {
+    const { status, value } = await post(JSON.stringify(body(nextId++, { method, params })), callOptions)
     const answer = answerOf(value)
-    if (!answer.ok) throw new JsonRpcFailure(`${method}: ${answer.message} (${answer.code})`, status)
+    if (!answer.ok) throw new JsonRpcFailure(`JSON-RPC error ${answer.code}: ${answer.message}`, "answer", status, answer.code)
     return answer.result
   }
 
   /** Without batches: the requests as single calls, a few at a time. */
-  const oneByOne = async (requests: ReadonlyArray<JsonRpcRequest>): Promise<ReadonlyArray<JsonRpcAnswer>> => {
+  const oneByOne = async (requests: ReadonlyArray<JsonRpcRequest>, signal: AbortSignal | undefined): Promise<ReadonlyArray<JsonRpcAnswer>> => {
     const answers = new Array<JsonRpcAnswer>(requests.length)
     let next = 0
     const worker = async () => {
       while (next < requests.length) {
         const index = next++
-        const { method, params } = requests[index]!
-        answers[index] = answerOf((await post(JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }))).value)
+        answers[index] = answerOf((await post(JSON.stringify(body(nextId++, requests[index]!)), signal === undefined ? {} : { signal })).value)
       }
     }
     await Promise.all(Array.from({ length: Math.min(SINGLE_CALLS_IN_FLIGHT, requests.length) }, worker))
     return answers
   }
 
-  const batch = async (requests: ReadonlyArray<JsonRpcRequest>): Promise<ReadonlyArray<JsonRpcAnswer>> => {
+  const batch = async (requests: ReadonlyArray<JsonRpcRequest>, signal?: AbortSignal): Promise<ReadonlyArray<JsonRpcAnswer>> => {
     if (requests.length === 0) return []
-    if (!batchesAccepted || requests.length === 1) return oneByOne(requests)
+    if (!batchesAccepted || requests.length === 1) return oneByOne(requests, signal)
     const firstId = nextId
     nextId += requests.length
-    const body = JSON.stringify(requests.map(({ method, params }, i) => ({ jsonrpc: "2.0", id: firstId + i, method, params })))
     let answered: { readonly status: number; readonly value: unknown }
     try {
-      answered = await post(body)
+      answered = await post(JSON.stringify(requests.map((request, i) => body(firstId + i, request))), signal === undefined ? {} : { signal })
     } catch (error) {
       // A node that cannot read a batch may answer with an HTTP error (400, 413) and no JSON.
-      if (error instanceof JsonRpcFailure && error.status !== null && error.status >= 400 && error.status < 500 && error.status !== 429) {
+      if (error instanceof JsonRpcFailure && error.kind === "transport" && error.status !== null && error.status >= 400 && error.status < 500) {
         batchesAccepted = false
-        return oneByOne(requests)
+        return oneByOne(requests, signal)
       }
       throw error
     }
     if (!Array.isArray(answered.value)) {
       // One error object for the whole batch: the node (or its proxy) does not take batches.
       batchesAccepted = false
-      return oneByOne(requests)
+      return oneByOne(requests, signal)
     }
     const byId = new Map<unknown, unknown>()
     for (const item of answered.value) if (isRecord(item)) byId.set(item["id"], item)

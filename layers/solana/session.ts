@@ -1,11 +1,13 @@
 import { type Address } from "@solana/kit"
 import { Clock, Deferred, Duration, Effect, Queue, Schedule, type Scope, Stream } from "effect"
 import { type ChainEvent, ChainSourceError } from "../../services/ChainSource.ts"
+import type { SolanaRpc } from "../../services/SolanaRpc.ts"
 import { fetchAccounts, fromBase64, snapshotProgramAccounts } from "./accounts.ts"
-import type { JsonRpcClient } from "./jsonRpcClient.ts"
-import type { SolanaRpc, SolanaSubscriptions } from "./rpc.ts"
 import { RecentSignatures, type SessionItem } from "./sessionItems.ts"
+import type { SolanaSubscriptions } from "./subscriptions.ts"
 import { fetchProgramTransaction, newestSignature, signaturesAfter } from "./transactions.ts"
+
+type Rpc = SolanaRpc["Type"]
 
 export interface SessionOptions {
   readonly program: Address
@@ -49,8 +51,7 @@ const promise = <A>(what: string, run: (signal: AbortSignal) => Promise<A>) =>
  * closes, the buffer overflows, notifications stall, or a gap is too wide to backfill.
  */
 export const runSession = (
-  rpc: SolanaRpc,
-  client: JsonRpcClient,
+  rpc: Rpc,
   subscriptions: SolanaSubscriptions,
   options: SessionOptions,
   cursor: Cursor,
@@ -123,32 +124,32 @@ export const runSession = (
     // Watched from the start: a connection that goes quiet during the catch-up is as broken as later.
     yield* Effect.forkScoped(watchStalls(rpc, options, () => lastSlot, broken))
     const catchUp = Effect.gen(function*() {
-      if (cursor.needsSnapshot) yield* snapshot(rpc, client, options, cursor, out)
+      if (cursor.needsSnapshot) yield* snapshot(rpc, options, cursor, out)
       // Updates missed while disconnected are not replayed by anyone: read the watched accounts again.
       else yield* refreshWatched(rpc, options, 0, out)
-      yield* reconcile(client, options, cursor, enqueue, true)
+      yield* reconcile(rpc, options, cursor, enqueue, true)
     })
     yield* Effect.raceFirst(catchUp, Deferred.await(broken))
 
     yield* Effect.forkScoped(
-      Effect.repeat(reconcile(client, options, cursor, enqueue), { schedule: Schedule.spaced(options.reconcileInterval) }).pipe(
+      Effect.repeat(reconcile(rpc, options, cursor, enqueue), { schedule: Schedule.spaced(options.reconcileInterval) }).pipe(
         Effect.catchAll((error) => Deferred.fail(broken, error))
       )
     )
 
     const inFlight = new Set<string>()
     const deliver = Stream.fromQueue(items).pipe(
-      Stream.mapEffect((item) => handle(rpc, client, options, cursor, inFlight, item), { concurrency: options.fetchConcurrency }),
+      Stream.mapEffect((item) => handle(rpc, options, cursor, inFlight, item), { concurrency: options.fetchConcurrency }),
       Stream.runForEach((event) => (event === null ? Effect.void : Queue.offer(out, event)))
     )
     return yield* Effect.raceFirst(Effect.zipRight(deliver, Effect.never), Deferred.await(broken))
   })
 
-const snapshot = (rpc: SolanaRpc, client: JsonRpcClient, options: SessionOptions, cursor: Cursor, out: Queue.Enqueue<ChainEvent>) =>
+const snapshot = (rpc: Rpc, options: SessionOptions, cursor: Cursor, out: Queue.Enqueue<ChainEvent>) =>
   Effect.gen(function*() {
     // The seam: transactions up to it are reflected in the snapshot taken just after.
-    const seam = yield* promise("getSignaturesForAddress", () => newestSignature(client, options.program))
-    const { slot, accounts } = yield* promise("getProgramAccounts", () => snapshotProgramAccounts(rpc, options.program))
+    const seam = yield* newestSignature(rpc, options.program)
+    const { slot, accounts } = yield* snapshotProgramAccounts(rpc, options.program)
     yield* Queue.offer(out, { _tag: "SnapshotStarted", slot })
     const addresses = new Set<string>()
     for (const account of accounts) {
@@ -173,10 +174,10 @@ const snapshot = (rpc: SolanaRpc, client: JsonRpcClient, options: SessionOptions
  * The watched accounts as of `minSlot` or later, delivered as AccountUpdated (a missing account with
  * empty data, which closes it). Buffered notifications older than the read are then ignored by slot.
  */
-const refreshWatched = (rpc: SolanaRpc, options: SessionOptions, minSlot: number, out: Queue.Enqueue<ChainEvent>) =>
+const refreshWatched = (rpc: Rpc, options: SessionOptions, minSlot: number, out: Queue.Enqueue<ChainEvent>) =>
   Effect.gen(function*() {
     if (options.watched.length === 0) return []
-    const accounts = yield* promise("getMultipleAccounts (watched accounts)", () => fetchAccounts(rpc, options.watched, minSlot))
+    const accounts = yield* fetchAccounts(rpc, options.watched, minSlot)
     yield* Queue.offerAll(out, accounts)
     return accounts
   })
@@ -188,12 +189,10 @@ const refreshWatched = (rpc: SolanaRpc, options: SessionOptions, minSlot: number
  * program without any transaction yet, the marker names none). A null cursor means the program had
  * no transaction as of the snapshot or checkpoint, so every transaction it has now is new.
  */
-const reconcile = (client: JsonRpcClient, options: SessionOptions, cursor: Cursor, enqueue: (item: SessionItem) => void, afterConnect = false) =>
+const reconcile = (rpc: Rpc, options: SessionOptions, cursor: Cursor, enqueue: (item: SessionItem) => void, afterConnect = false) =>
   Effect.gen(function*() {
     const since = cursor.signature
-    const { signatures, complete } = yield* promise("getSignaturesForAddress", () =>
-      signaturesAfter(client, options.program, since, options.maxBackfill)
-    )
+    const { signatures, complete } = yield* signaturesAfter(rpc, options.program, since, options.maxBackfill)
     if (!complete) {
       cursor.needsSnapshot = true
       return yield* Effect.fail(failure(`more than ${options.maxBackfill} transactions missed: taking a full snapshot`))
@@ -207,8 +206,7 @@ const reconcile = (client: JsonRpcClient, options: SessionOptions, cursor: Curso
   })
 
 const handle = (
-  rpc: SolanaRpc,
-  client: JsonRpcClient,
+  rpc: Rpc,
   options: SessionOptions,
   cursor: Cursor,
   inFlight: Set<string>,
@@ -218,8 +216,7 @@ const handle = (
     case "Account":
       return Effect.succeed(item.update)
     case "Slot":
-      return promise("getBlockTime", () => rpc.getBlockTime(BigInt(Math.max(0, item.slot - 1))).send()).pipe(
-        Effect.map((time): number | null => Number(time)),
+      return rpc.call("getBlockTime", [Math.max(0, item.slot - 1)]).pipe(
         Effect.orElseSucceed(() => null),
         Effect.map((completedBlockTime) => ({ _tag: "SlotAdvanced", slot: item.slot, completedBlockTime }) as const)
       )
@@ -233,7 +230,7 @@ const handle = (
       // Checked when the handler starts, which is in queue order: a signature queued twice is fetched once.
       if (cursor.delivered.has(item.signature) || inFlight.has(item.signature)) return Effect.succeed(null)
       inFlight.add(item.signature)
-      return fetchUntilServed(client, options, item.signature).pipe(
+      return fetchUntilServed(rpc, options, item.signature).pipe(
         Effect.tap(() => cursor.delivered.add(item.signature)),
         Effect.ensuring(Effect.sync(() => inFlight.delete(item.signature)))
       )
@@ -245,14 +242,14 @@ const handle = (
  * A just-notified transaction may not be served for a moment, so retry for a while; one that never
  * is fails the session, whose successor reconciles from the unchanged cursor.
  */
-const fetchUntilServed = (client: JsonRpcClient, options: SessionOptions, signature: string) =>
-  promise("getTransaction", () => fetchProgramTransaction(client, options.program, signature)).pipe(
+const fetchUntilServed = (rpc: Rpc, options: SessionOptions, signature: string) =>
+  fetchProgramTransaction(rpc, options.program, signature).pipe(
     Effect.flatMap((tx) => (tx === null ? Effect.fail(failure(`transaction ${signature} is not served`)) : Effect.succeed(tx))),
     Effect.retry({ times: 50, schedule: Schedule.spaced(Duration.millis(200)) })
   )
 
 const watchStalls = (
-  rpc: SolanaRpc,
+  rpc: Rpc,
   options: SessionOptions,
   lastSlot: () => number,
   broken: Deferred.Deferred<never, ChainSourceError>
@@ -261,10 +258,7 @@ const watchStalls = (
     let behindSince: number | null = null
     for (;;) {
       yield* Effect.sleep(Duration.seconds(1))
-      const tip = yield* promise("getSlot", () => rpc.getSlot({ commitment: "confirmed" }).send()).pipe(
-        Effect.map(Number),
-        Effect.orElseSucceed(() => null)
-      )
+      const tip = yield* rpc.call("getSlot", [{ commitment: "confirmed" }]).pipe(Effect.orElseSucceed(() => null))
       const now = yield* Clock.currentTimeMillis
       if (tip === null || tip - lastSlot() <= options.stallSlots) {
         behindSince = null

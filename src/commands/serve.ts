@@ -28,16 +28,15 @@ import { keysConfig } from "../configKeys.ts"
 import { PartnerAuthLive, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
 import { BuildsLive } from "../api/builds/BuildsLive.ts"
 import { buildMeterConfig, buildSimulationConfig } from "../api/builds/buildConfig.ts"
-import { PublishSimulator, SimulatorFromHandoff, SimulatorHandoffLive } from "../../layers/solana/SimulatorHandoff.ts"
 import { PublicHandlersLive } from "../api/public/PublicHandlers.ts"
 import { BuilderCodesLive } from "../../layers/postgres/BuilderCodesLive.ts"
 import { SandboxCodesSeed } from "../../layers/postgres/SandboxCodesSeed.ts"
 import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
-import {
-  ChainBuildHandoffLive,
-  ChainBuildServicesFromHandoff,
-  PublishChainBuildServices
-} from "../../layers/solana/ChainBuildServices.ts"
+import { SolanaRpcLive } from "../../layers/solana/SolanaRpcLive.ts"
+import { BlockhashLive } from "../../layers/solana/BlockhashLive.ts"
+import { PriorityFeesLive } from "../../layers/solana/PriorityFeesLive.ts"
+import { TokenBalancesLive } from "../../layers/solana/TokenBalancesLive.ts"
+import { SimulatorLive } from "../../layers/solana/SimulatorLive.ts"
 
 const HELP = `usage: vault-gateway serve
 
@@ -76,10 +75,9 @@ const gateway = (config: ServeConfig) => {
 
   // The chain. The sandbox hosts its own feed accounts (at the addresses mainnet's feeds have).
   const priceFeeds = resolvePriceFeeds(app.cluster, pricing.overrides, sandboxPriceFeedMap())
-  const chainBuild = buildSimulation ? Layer.merge(PublishChainBuildServices, PublishSimulator()) : PublishChainBuildServices
-  // on the in-process sandbox (no RPC_URL), each scenario builder gets a code
-  const chainExtras = Option.isNone(app.rpcUrl) ? Layer.merge(chainBuild, SandboxCodesSeed) : chainBuild
-  const ingestion = chainExtras.pipe(Layer.provideMerge(IngestionLive(app, ingest, sandbox, [...priceFeeds.values()])))
+  const chainIngestion = IngestionLive(app, ingest, sandbox, [...priceFeeds.values()])
+  // on the in-process sandbox (no RPC_URL), each scenario builder gets a code once the chain is up
+  const ingestion = Option.isNone(app.rpcUrl) ? SandboxCodesSeed.pipe(Layer.provideMerge(chainIngestion)) : chainIngestion
   const projection = onDatabase(ProjectionInBackground(ingestion))
   const prices = PricesLive({ feeds: priceFeeds, maxAgeSeconds: pricing.maxAgeSeconds }).pipe(Layer.provide(projection))
 
@@ -87,10 +85,14 @@ const gateway = (config: ServeConfig) => {
   const partnerAuth = onDatabase(PartnerAuthLive(app.cluster, keys))
   const sandboxKey = app.cluster === "sandbox" ? onDatabase(SandboxPartnerKeyLive(keys)) : Layer.empty
 
-  // The transaction builders. BUILD_SIMULATION=false: no Simulator, builds keep the per-instruction estimate
+  // The transaction builders, on SolanaRpc: until ingestion has the chain up they get a 503 for the
+  // blockhash, no priority fee, unchecked balances and the estimate.
+  // BUILD_SIMULATION=false: no Simulator, builds keep the per-instruction estimate
   const buildServices = Layer.mergeAll(
-    ChainBuildServicesFromHandoff,
-    buildSimulation ? SimulatorFromHandoff : Layer.empty,
+    BlockhashLive(),
+    PriorityFeesLive(),
+    TokenBalancesLive(),
+    buildSimulation ? SimulatorLive() : Layer.empty,
     onDatabase(BuilderCodesLive),
     RateLimiterLive
   )
@@ -117,9 +119,9 @@ const gateway = (config: ServeConfig) => {
     Layer.provide(routes),
     Layer.provideMerge(HttpServerLive)
   )
-  // Filled in by ingestion once the chain connection is up.
-  const handoffs = Layer.merge(ChainBuildHandoffLive, SimulatorHandoffLive)
-  return http.pipe(Layer.provide(handoffs))
+  // One RPC client for every adapter (exactly one instance): the chain source points it at the node
+  // once the chain is up.
+  return http.pipe(Layer.provide(SolanaRpcLive()))
 }
 
 export const serve: Command = {

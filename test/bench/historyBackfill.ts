@@ -13,6 +13,7 @@ import { BackfillStoreLive } from "../../layers/postgres/BackfillStoreLive.ts"
 import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
 import { backfillHistory } from "../../layers/solana/backfillHistory.ts"
 import { makeJsonRpcClient } from "../../layers/solana/jsonRpcClient.ts"
+import { solanaRpcOn } from "../../layers/solana/SolanaRpcLive.ts"
 import { fetchProgramTransactions, signaturesBefore } from "../../layers/solana/transactions.ts"
 import type { ProgramEvents } from "../../services/ChainSource.ts"
 import { ChainStore } from "../../services/ChainStore.ts"
@@ -42,10 +43,10 @@ const program = Effect.gen(function*() {
     Effect.promise(() => startScenarioSandbox({ port: 0, clock: "manual", users, builders: 4, historyDays: days, historyStepSeconds: 4 * 3_600 })),
     (started) => Effect.promise(() => started.close())
   )
-  const client = makeJsonRpcClient({ url: sandbox.handle.rpcUrl })
+  const client = solanaRpcOn(makeJsonRpcClient({ url: sandbox.handle.rpcUrl }))
   const store = yield* ChainStore
 
-  const listed = yield* timed(Effect.promise(() => signaturesBefore(client, PROGRAM, null, null)))
+  const listed = yield* timed(Effect.orDie(signaturesBefore(client, PROGRAM, null, null)))
   const signatures = listed.value.map((entry) => entry.signature)
   console.log(`sandbox: ${users} users, ${days} days of history, ${signatures.length} program transactions`)
   console.log(`list signatures      ${rate(signatures.length, listed.ms)}`)
@@ -53,7 +54,7 @@ const program = Effect.gen(function*() {
   const fetched = yield* timed(
     Effect.forEach(
       Array.from({ length: Math.ceil(signatures.length / 100) }, (_, i) => signatures.slice(i * 100, i * 100 + 100)),
-      (batch) => Effect.promise(() => fetchProgramTransactions(client, PROGRAM, batch)),
+      (batch) => Effect.orDie(fetchProgramTransactions(client, PROGRAM, batch)),
       { concurrency: 4 }
     )
   )

@@ -7,6 +7,7 @@ import { BackfillStoreLive } from "../../layers/postgres/BackfillStoreLive.ts"
 import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
 import { backfillHistory, type BackfillTuning } from "../../layers/solana/backfillHistory.ts"
 import { type JsonRpcClient, makeJsonRpcClient } from "../../layers/solana/jsonRpcClient.ts"
+import { solanaRpcOn } from "../../layers/solana/SolanaRpcLive.ts"
 import { signaturesBefore } from "../../layers/solana/transactions.ts"
 import { BackfillStore } from "../../services/BackfillStore.ts"
 import type { BackfillProgress } from "../../services/HistoryBackfill.ts"
@@ -55,8 +56,8 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, b
  * line's bytes of the successful ones.
  */
 const chainHistory = (sandbox: ScenarioSandbox, since: number | null = null) =>
-  Effect.promise(async () => {
-    const listed = await signaturesBefore(makeJsonRpcClient({ url: sandbox.handle.rpcUrl }), PROGRAM, null, since)
+  Effect.gen(function*() {
+    const listed = yield* Effect.orDie(signaturesBefore(solanaRpcOn(makeJsonRpcClient({ url: sandbox.handle.rpcUrl })), PROGRAM, null, since))
     const transactions = new Map<string, boolean>()
     const lines = new Map<string, string>()
     for (const { signature } of listed) {
@@ -84,7 +85,7 @@ const emptyEventLog = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`TRUNCATE 
 const runToEnd = (client: JsonRpcClient, tuning: BackfillTuning = TUNING) => {
   const reports: Array<BackfillProgress> = []
   return Effect.as(
-    backfillHistory(client, PROGRAM, tuning, (progress) => Effect.sync(() => reports.push(progress))),
+    backfillHistory(solanaRpcOn(client), PROGRAM, tuning, (progress) => Effect.sync(() => reports.push(progress))),
     reports
   )
 }

@@ -5,6 +5,7 @@ import { PricesLive } from "../../layers/memory/PricesLive.ts"
 import { ProjectionLive } from "../../layers/projection/ProjectionLive.ts"
 import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
 import { ChainSourceLive } from "../../layers/solana/ChainSourceLive.ts"
+import { SolanaRpcLive } from "../../layers/solana/SolanaRpcLive.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { HttpListener } from "../../layers/uws/HttpServer.ts"
 import { ChainStore } from "../../services/ChainStore.ts"
@@ -37,7 +38,7 @@ describe("USD values from the sandbox's Pyth feeds, end to end", () => {
               programId: NTBUNDLE_PROGRAM_ID,
               watchedAccounts: [...feeds.values()],
               reconcileInterval: Duration.millis(500)
-            })
+            }).pipe(Layer.provide(SolanaRpcLive()))
           ),
           Layer.provideMerge(ChainStoreLive),
           Layer.provideMerge(TestDatabase)

@@ -5,6 +5,7 @@ import { ChainSourceLive } from "../../layers/solana/ChainSourceLive.ts"
 import { BackfillStoreLive } from "../../layers/postgres/BackfillStoreLive.ts"
 import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
 import { HistoryBackfillLive } from "../../layers/solana/HistoryBackfillLive.ts"
+import { SolanaRpcLive } from "../../layers/solana/SolanaRpcLive.ts"
 import { ProjectionLive } from "../../layers/projection/ProjectionLive.ts"
 import { ChainStore } from "../../services/ChainStore.ts"
 import { HistoryBackfill } from "../../services/HistoryBackfill.ts"
@@ -34,7 +35,7 @@ export const scenarioSandbox = (options: ScenarioSandboxOptions) =>
 
 export type ScenarioSandboxHandle = Effect.Effect.Success<ReturnType<typeof scenarioSandbox>>
 
-/** The gateway's ingestion (chain source, PostgreSQL store, projection, history backfill) against a sandbox. */
+/** The gateway's ingestion (RPC client, chain source, PostgreSQL store, projection, history backfill) against a sandbox. */
 export const ingestLayer = (rpcUrl: string, wsUrl: string, programId: string) => ingestionOn(rpcUrl, wsUrl, programId, TestDatabase)
 
 /**
@@ -59,6 +60,7 @@ export const ingestionOn = <E>(rpcUrl: string, wsUrl: string, programId: string,
     Layer.provideMerge(ProjectionLive({ checkpointEvery: Duration.millis(300), flushEvery: Duration.millis(50) })),
     Layer.provideMerge(BackfillStoreLive),
     Layer.provideMerge(ChainSourceLive({ rpcUrl, wsUrl, programId, reconcileInterval: Duration.millis(500), stallTimeout: Duration.seconds(2), stallSlots: 5, maxBackoff: Duration.millis(500) })),
+    Layer.provideMerge(SolanaRpcLive()),
     Layer.provideMerge(ChainStoreLive),
     Layer.provideMerge(database)
   )

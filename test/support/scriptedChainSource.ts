@@ -13,8 +13,7 @@ export const scriptedChainSource = (programId: string, genesisHash = "genesis-a"
     const truth = new Map<string, AccountUpdated>()
     const layer = Layer.succeed(ChainSource, {
       programId,
-      rpcUrl: "http://127.0.0.1:1",
-      wsUrl: "ws://127.0.0.1:2",
+      origin: { rpcUrl: "http://127.0.0.1:1", wsUrl: "ws://127.0.0.1:2" },
       genesisHash: Effect.succeed(genesisHash),
       blockTime: () => Effect.succeed(null),
       events: (resume) => {

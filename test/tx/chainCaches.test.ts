@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer } from "effect"
 import { BlockhashLive } from "../../layers/solana/BlockhashLive.ts"
-import { ChainSourceLive } from "../../layers/solana/ChainSourceLive.ts"
 import { feePercentile, PriorityFeesLive } from "../../layers/solana/PriorityFeesLive.ts"
+import { SolanaRpcLive } from "../../layers/solana/SolanaRpcLive.ts"
 import { Blockhash } from "../../services/Blockhash.ts"
 import { PriorityFees } from "../../services/PriorityFees.ts"
-import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { setComputeUnitPriceIx } from "../../src/ntbundle/ix/computeBudget.ts"
 import { buildWithKit, fundedKeypair, startTestSandbox, type TestSandbox } from "../sandbox/support.ts"
 
-const chainSourceAt = (rpcUrl: string, wsUrl = "ws://127.0.0.1:9") =>
-  ChainSourceLive({ rpcUrl, wsUrl, programId: NTBUNDLE_PROGRAM_ID })
+const rpcAt = (url: string) => SolanaRpcLive({ url })
 
 /** Polls an effect until it succeeds (or gives up after `ms`). */
 const eventually = <A, E>(effect: Effect.Effect<A, E>, ms = 3_000) =>
@@ -45,13 +43,13 @@ describe("BlockhashLive", () => {
         Effect.filterOrFail(blockhash.latest, (value) => value.blockhash === moved.value.blockhash, () => "not yet")
       )
       expect(next.slot).toBeGreaterThan(first.slot)
-    }).pipe(Effect.provide(BlockhashLive({ refreshInterval: "30 millis" }).pipe(Layer.provide(chainSourceAt(chain.sandbox.rpcUrl))))))
+    }).pipe(Effect.provide(BlockhashLive({ refreshInterval: "30 millis" }).pipe(Layer.provide(rpcAt(chain.sandbox.rpcUrl))))))
 
   it.live("reports unavailable before the first answer and once the cached one is too old", () =>
     Effect.gen(function*() {
       const other = yield* Effect.promise(() => startTestSandbox())
       const layer = BlockhashLive({ refreshInterval: "30 millis", maxAge: "300 millis", requestTimeout: "200 millis" }).pipe(
-        Layer.provide(chainSourceAt(other.sandbox.rpcUrl))
+        Layer.provide(rpcAt(other.sandbox.rpcUrl))
       )
       yield* Effect.gen(function*() {
         const blockhash = yield* Blockhash
@@ -63,7 +61,7 @@ describe("BlockhashLive", () => {
       }).pipe(Effect.provide(layer))
 
       const unreachable = BlockhashLive({ refreshInterval: "30 millis", requestTimeout: "200 millis" }).pipe(
-        Layer.provide(chainSourceAt("http://127.0.0.1:9"))
+        Layer.provide(rpcAt("http://127.0.0.1:9"))
       )
       const never = yield* Effect.flip(Effect.provide(Blockhash.pipe(Effect.flatMap((b) => Effect.zipRight(Effect.sleep(100), b.latest))), unreachable))
       expect(never.message).toContain("none fetched yet")
@@ -99,7 +97,7 @@ describe("PriorityFeesLive", () => {
 
       const priced = (maxMicroLamports: bigint) =>
         PriorityFeesLive({ percentile: 99, refreshInterval: "30 millis", maxMicroLamports, fallbackMicroLamports: 42n }).pipe(
-          Layer.provide(chainSourceAt(chain.sandbox.rpcUrl))
+          Layer.provide(rpcAt(chain.sandbox.rpcUrl))
         )
       const read = PriorityFees.pipe(
         Effect.flatMap((fees) =>
@@ -110,7 +108,7 @@ describe("PriorityFeesLive", () => {
       expect(yield* Effect.provide(read, priced(1_000n))).toBe(1_000n)
 
       const unreachable = PriorityFeesLive({ fallbackMicroLamports: 42n, refreshInterval: "30 millis", requestTimeout: "100 millis" }).pipe(
-        Layer.provide(chainSourceAt("http://127.0.0.1:9"))
+        Layer.provide(rpcAt("http://127.0.0.1:9"))
       )
       const fallback = yield* Effect.provide(
         PriorityFees.pipe(Effect.flatMap((fees) => Effect.zipRight(Effect.sleep(150), fees.microLamportsPerComputeUnit))),

@@ -12,8 +12,7 @@ import { UsersHandlersLive } from "../../../src/api/users/UsersHandlers.ts"
 import { ReferrersHandlersLive } from "../../../src/api/referrers/ReferrersHandlers.ts"
 import { ReferrerPayoutsLive } from "../../../layers/postgres/ReferrerPayoutsLive.ts"
 import { BlockhashLive } from "../../../layers/solana/BlockhashLive.ts"
-import { simulatorAt } from "../../../layers/solana/SimulatorLive.ts"
-import { Simulator } from "../../../services/Simulator.ts"
+import { SimulatorLive } from "../../../layers/solana/SimulatorLive.ts"
 import { PriorityFeesLive } from "../../../layers/solana/PriorityFeesLive.ts"
 import { TokenBalancesLive } from "../../../layers/solana/TokenBalancesLive.ts"
 import { ApiRoutesLive } from "../../../layers/uws/ApiRoutes.ts"
@@ -101,7 +100,7 @@ describe("builders against the sandbox chain", () => {
             ReferrersHandlersLive.pipe(Layer.provide(Layer.merge(ReferrerPayoutsLive, CohortEventLogLive)))
           )
         ),
-        Layer.provide(Layer.mergeAll(NoPricesLive, PartnerKeyStandIn, VaultHistoryLive, Layer.succeed(Simulator, simulatorAt(rpcUrl)))),
+        Layer.provide(Layer.mergeAll(NoPricesLive, PartnerKeyStandIn, VaultHistoryLive, SimulatorLive())),
         Layer.provide(RateLimiterLive)
       )
       const server = yield* Layer.build(listenForTest(routes).pipe(Layer.provide(Layer.succeedContext(ingest))))

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import type { Address } from "@solana/kit"
 import { Context, Effect, Either, Layer } from "effect"
 import { RateLimiterLive } from "../../../layers/memory/RateLimiterLive.ts"
-import { simulatorAt } from "../../../layers/solana/SimulatorLive.ts"
+import { makeJsonRpcClient } from "../../../layers/solana/jsonRpcClient.ts"
+import { simulatorOn } from "../../../layers/solana/SimulatorLive.ts"
+import { solanaRpcOn } from "../../../layers/solana/SolanaRpcLive.ts"
 import { ApiRoutesLive } from "../../../layers/uws/ApiRoutes.ts"
 import { HttpListener } from "../../../layers/uws/HttpServer.ts"
 import { Blockhash } from "../../../services/Blockhash.ts"
@@ -44,6 +46,8 @@ const BuildsOnlyApi = HttpApi.make("vault-gateway")
 
 const AUTOPILOT = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address
 const program = NTBUNDLE_PROGRAM_ID
+
+const simulatorAt = (url: string) => simulatorOn(solanaRpcOn(makeJsonRpcClient({ url })))
 
 let sandbox: ScenarioSandbox
 beforeAll(async () => {
