@@ -1,5 +1,6 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { codeLiteral } from "../../errors/codeLiteral.ts"
 import { MaxBodyBytes, PublicCors } from "../annotations.ts"
 import { errorResponse } from "../errorResponse.ts"
 import { NotFoundResponse, PayloadTooLargeResponse, ProjectionUnavailableResponse } from "../errors.ts"
@@ -15,11 +16,11 @@ export class LegacyBuildDeprecation extends HttpApiMiddleware.Tag<LegacyBuildDep
 export class BuildRefused extends Schema.TaggedError<BuildRefused>()(
   "BuildRefused",
   {
-    code: Schema.Literal("BUILD_REFUSED"),
+    code: codeLiteral("BUILD_REFUSED"),
     message: Schema.String,
     rejectionReasons: Schema.Array(Schema.Struct({ code: Schema.String, message: Schema.String }))
   },
-  HttpApiSchema.annotations({ status: 422, description: "The vault's policy refuses this request (reasons attached)" })
+  { description: "The vault's policy refuses this request (reasons attached)" }
 ) {}
 export const BuildRefusedResponse = errorResponse(BuildRefused)
 

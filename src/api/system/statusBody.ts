@@ -1,6 +1,6 @@
-import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import type { ProjectionStatus } from "../../domain/status.ts"
+import { codeLiteral } from "../../errors/codeLiteral.ts"
 import { errorResponse } from "../errorResponse.ts"
 import { AsOf, Slot } from "../schemas.ts"
 
@@ -30,12 +30,12 @@ export const READY_RETRY_AFTER_SECONDS = 5
 export class NotReady extends Schema.TaggedError<NotReady>()(
   "NotReady",
   {
-    code: Schema.Literal("PROJECTION_UNAVAILABLE"),
+    code: codeLiteral("PROJECTION_UNAVAILABLE"),
     message: Schema.String,
     retryAfterSeconds: Schema.Int,
     ...statusFields
   },
-  HttpApiSchema.annotations({ status: 503, description: "The projection is not live yet; the body says why" })
+  { description: "The projection is not live yet; the body says why" }
 ) {
   static readonly of = (body: StatusBody): NotReady =>
     new NotReady({
