@@ -1,11 +1,11 @@
 import type { Address } from "@solana/kit"
 import { Data } from "effect"
-import type { RejectionCode } from "../../errors/codes.ts"
+import type { AttributionReason, RejectionCode } from "../../errors/codes.ts"
 
 /**
  * Why a builder refused to produce instructions: the REST layer returns them as
  * `rejectionReasons[].code` / `attribution.reason`, so each is declared in the error-code registry
- * (src/errors/codes.ts, where `attribution` marks those that concern only the attribution). Names
+ * (src/errors/codes.ts, as `attribution` reasons those that concern only the attribution). Names
  * follow the official SDK and API where those have one.
  */
 export const BUILD_REJECTION_CODES = [
@@ -32,7 +32,7 @@ export const BUILD_REJECTION_CODES = [
   "NO_ACCRUED_REFERRAL_SHARES",
   "WITHDRAWAL_VALUE_TOO_SMALL",
   "INVALID_FEE_CONFIG"
-] as const satisfies ReadonlyArray<RejectionCode>
+] as const satisfies ReadonlyArray<RejectionCode | AttributionReason>
 
 export type BuildRejectionCode = (typeof BUILD_REJECTION_CODES)[number]
 
