@@ -30,6 +30,10 @@ const literalsOf = (ast: SchemaAST.AST): ReadonlyArray<HttpErrorCode> => {
 export const httpStatusOfClass = (errorClass: { readonly fields: { readonly code: Schema.Schema.Any } }): number =>
   httpStatusOf(literalsOf(errorClass.fields.code.ast))
 
+/** An API error class's annotations: its description and the status the registry gives its codes. */
+export const errorClassAnnotations = <A>(code: Schema.Schema.Any, description: string): Schema.Annotations.Schema<A> =>
+  HttpApiSchema.annotations<A>({ status: httpStatusOf(literalsOf(code.ast)), description })
+
 /**
  * The schema an endpoint declares for an error class: decodes the envelope into the class instance
  * (so the typed client gets the class back) and encodes the instance into the envelope. The HTTP

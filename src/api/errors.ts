@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { ProjectionUnavailable } from "../domain/errors.ts"
 import { codeLiteral } from "../errors/codeLiteral.ts"
-import { errorResponse } from "./errorResponse.ts"
+import { errorClassAnnotations, errorResponse } from "./errorResponse.ts"
 
 /**
  * The API's typed errors. Each class is what a handler fails with; each `...Response` schema is what
@@ -27,49 +27,56 @@ export type BadRequestCode = typeof BadRequestCode.Type
 export class BadRequest extends Schema.TaggedError<BadRequest>()(
   "BadRequest",
   { code: BadRequestCode, message: Schema.String },
-  { description: "The request is malformed" }
+  errorClassAnnotations(BadRequestCode, "The request is malformed")
 ) {}
 
+const UnauthorizedCode = codeLiteral("UNAUTHORIZED")
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
   "Unauthorized",
-  { code: codeLiteral("UNAUTHORIZED"), message: Schema.String },
-  { description: "Missing or unknown credential" }
+  { code: UnauthorizedCode, message: Schema.String },
+  errorClassAnnotations(UnauthorizedCode, "Missing or unknown credential")
 ) {}
 
+const ForbiddenCode = codeLiteral("FORBIDDEN", "WRONG_ENVIRONMENT")
 export class Forbidden extends Schema.TaggedError<Forbidden>()(
   "Forbidden",
-  { code: codeLiteral("FORBIDDEN", "WRONG_ENVIRONMENT"), message: Schema.String },
-  { description: "The credential may not do this" }
+  { code: ForbiddenCode, message: Schema.String },
+  errorClassAnnotations(ForbiddenCode, "The credential may not do this")
 ) {}
 
+const NotFoundCode = codeLiteral("NOT_FOUND", "VAULT_NOT_FOUND", "NO_POSITION")
 export class NotFound extends Schema.TaggedError<NotFound>()(
   "NotFound",
-  { code: codeLiteral("NOT_FOUND", "VAULT_NOT_FOUND", "NO_POSITION"), message: Schema.String },
-  { description: "No such resource" }
+  { code: NotFoundCode, message: Schema.String },
+  errorClassAnnotations(NotFoundCode, "No such resource")
 ) {}
 
+const MethodNotAllowedCode = codeLiteral("METHOD_NOT_ALLOWED")
 export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()(
   "MethodNotAllowed",
-  { code: codeLiteral("METHOD_NOT_ALLOWED"), message: Schema.String, allow: Schema.Array(Schema.String) },
-  { description: "The path exists but not for this method" }
+  { code: MethodNotAllowedCode, message: Schema.String, allow: Schema.Array(Schema.String) },
+  errorClassAnnotations(MethodNotAllowedCode, "The path exists but not for this method")
 ) {}
 
+const PayloadTooLargeCode = codeLiteral("PAYLOAD_TOO_LARGE")
 export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
   "PayloadTooLarge",
-  { code: codeLiteral("PAYLOAD_TOO_LARGE"), message: Schema.String, limitBytes: Schema.Int },
-  { description: "The request body is over the limit" }
+  { code: PayloadTooLargeCode, message: Schema.String, limitBytes: Schema.Int },
+  errorClassAnnotations(PayloadTooLargeCode, "The request body is over the limit")
 ) {}
 
+const UriTooLongCode = codeLiteral("URI_TOO_LONG")
 export class UriTooLong extends Schema.TaggedError<UriTooLong>()(
   "UriTooLong",
-  { code: codeLiteral("URI_TOO_LONG"), message: Schema.String, limitBytes: Schema.Int },
-  { description: "The request target (path and query) is over the limit" }
+  { code: UriTooLongCode, message: Schema.String, limitBytes: Schema.Int },
+  errorClassAnnotations(UriTooLongCode, "The request target (path and query) is over the limit")
 ) {}
 
+const RateLimitedCode = codeLiteral("RATE_LIMITED")
 export class RateLimited extends Schema.TaggedError<RateLimited>()(
   "RateLimited",
   {
-    code: codeLiteral("RATE_LIMITED"),
+    code: RateLimitedCode,
     message: Schema.String,
     limit: Schema.Int,
     remaining: Schema.Int,
@@ -77,19 +84,21 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()(
     reset: Schema.Int,
     retryAfterSeconds: Schema.Int
   },
-  { description: "Quota exceeded; wait for the reset" }
+  errorClassAnnotations(RateLimitedCode, "Quota exceeded; wait for the reset")
 ) {}
 
+const HeadersTooLargeCode = codeLiteral("HEADERS_TOO_LARGE")
 export class HeadersTooLarge extends Schema.TaggedError<HeadersTooLarge>()(
   "HeadersTooLarge",
-  { code: codeLiteral("HEADERS_TOO_LARGE"), message: Schema.String, limitBytes: Schema.Int },
-  { description: "The request headers are over the limit" }
+  { code: HeadersTooLargeCode, message: Schema.String, limitBytes: Schema.Int },
+  errorClassAnnotations(HeadersTooLargeCode, "The request headers are over the limit")
 ) {}
 
+const InternalErrorCode = codeLiteral("INTERNAL")
 export class InternalError extends Schema.TaggedError<InternalError>()(
   "InternalError",
-  { code: codeLiteral("INTERNAL"), message: Schema.String, requestId: Schema.String },
-  { description: "Unexpected failure, logged with the request id" }
+  { code: InternalErrorCode, message: Schema.String, requestId: Schema.String },
+  errorClassAnnotations(InternalErrorCode, "Unexpected failure, logged with the request id")
 ) {}
 
 export { ProjectionUnavailable }
