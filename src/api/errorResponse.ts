@@ -1,12 +1,13 @@
 import { HttpApiSchema } from "@effect/platform"
 import { Option, Schema, SchemaAST } from "effect"
 import type { Simplify } from "effect/Types"
+import { type HttpErrorCode, httpStatusOf } from "../errors/codes.ts"
 
 /** Marks a schema built by `errorResponse`; the transport refuses endpoints declaring anything else as an error. */
 export const ErrorEnvelopeId: unique symbol = Symbol.for("vault-gateway/api/ErrorEnvelope")
 
-/** A `Schema.TaggedError` class with a machine `code` and a `message`. */
-export interface CodedErrorClass<Self extends { readonly code: string; readonly message: string }, Encoded>
+/** A `Schema.TaggedError` class with a machine `code` of the registry and a `message`. */
+export interface CodedErrorClass<Self extends { readonly code: HttpErrorCode; readonly message: string }, Encoded>
   extends Schema.Schema<Self, Encoded, never>
 {
   new(props: any, options?: any): Self
@@ -19,20 +20,34 @@ export type ErrorEnvelopeEncoded<Encoded> = Encoded extends { readonly code: inf
   >
   : never
 
+const literalsOf = (ast: SchemaAST.AST): ReadonlyArray<HttpErrorCode> => {
+  if (SchemaAST.isUnion(ast)) return ast.types.flatMap(literalsOf)
+  if (SchemaAST.isLiteral(ast) && typeof ast.literal === "string") return [ast.literal as HttpErrorCode]
+  throw new Error(`an error code must be a string literal, got ${String(ast)}`)
+}
+
+/** The HTTP status of an error class: the registry's status of its codes (src/errors/codes.ts). */
+export const httpStatusOfClass = (errorClass: { readonly fields: { readonly code: Schema.Schema.Any } }): number =>
+  httpStatusOf(literalsOf(errorClass.fields.code.ast))
+
+/** An API error class's annotations: its description and the status the registry gives its codes. */
+export const errorClassAnnotations = <A>(code: Schema.Schema.Any, description: string): Schema.Annotations.Schema<A> =>
+  HttpApiSchema.annotations<A>({ status: httpStatusOf(literalsOf(code.ast)), description })
+
 /**
  * The schema an endpoint declares for an error class: decodes the envelope into the class instance
  * (so the typed client gets the class back) and encodes the instance into the envelope. The HTTP
- * status is the class's `HttpApiSchema` status annotation unless given here.
+ * status is the one the error-code registry gives the class's codes.
  */
-export const errorResponse = <Self extends { readonly code: string; readonly message: string }, Encoded>(
+export const errorResponse = <Self extends { readonly code: HttpErrorCode; readonly message: string }, Encoded>(
   errorClass: CodedErrorClass<Self, Encoded>,
-  annotations?: { readonly status: number; readonly description: string }
+  annotations?: { readonly description: string }
 ): Schema.Schema<Self, ErrorEnvelopeEncoded<Encoded>> => {
   const { _tag: _, code, ...details } = errorClass.fields
   const detailNames = Object.keys(details)
   const envelope = Schema.Struct({ success: Schema.Literal(false), error: code, ...details })
   const instance = Schema.typeSchema(errorClass)
-  const status = annotations?.status ?? HttpApiSchema.getStatusError(errorClass)
+  const status = httpStatusOfClass(errorClass)
   const description = annotations?.description ??
     Option.getOrUndefined(SchemaAST.getDescriptionAnnotation(SchemaAST.typeAST(errorClass.ast)))
   const wire = Schema.transform(envelope, instance, {

@@ -1,20 +1,19 @@
-import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { ProjectionUnavailable } from "../domain/errors.ts"
-import { errorResponse } from "./errorResponse.ts"
+import { codeLiteral } from "../errors/codeLiteral.ts"
+import { errorClassAnnotations, errorResponse } from "./errorResponse.ts"
 
 /**
  * The API's typed errors. Each class is what a handler fails with; each `...Response` schema is what
  * an endpoint declares with `.addError(...)`: it puts the error on the wire as the envelope
- * `{success:false, error:"<CODE>", message, ...details}` with the class's status.
- *
- * Codes are append-only: add new ones at the end of a list, never rename or re-mean one.
+ * `{success:false, error:"<CODE>", message, ...details}` with the status the error-code registry
+ * (src/errors/codes.ts) gives the class's codes; every code is declared there first.
  */
 
 /** Which 400 a schema's decoding failure becomes; annotate a schema with it (e.g. `Address`). */
 export const BadRequestCodeId: unique symbol = Symbol.for("vault-gateway/api/BadRequestCode")
 
-export const BadRequestCode = Schema.Literal(
+export const BadRequestCode = codeLiteral(
   "BAD_REQUEST",
   "INVALID_ADDRESS",
   "INVALID_CURSOR",
@@ -28,49 +27,56 @@ export type BadRequestCode = typeof BadRequestCode.Type
 export class BadRequest extends Schema.TaggedError<BadRequest>()(
   "BadRequest",
   { code: BadRequestCode, message: Schema.String },
-  HttpApiSchema.annotations({ status: 400, description: "The request is malformed" })
+  errorClassAnnotations(BadRequestCode, "The request is malformed")
 ) {}
 
+const UnauthorizedCode = codeLiteral("UNAUTHORIZED")
 export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
   "Unauthorized",
-  { code: Schema.Literal("UNAUTHORIZED"), message: Schema.String },
-  HttpApiSchema.annotations({ status: 401, description: "Missing or unknown credential" })
+  { code: UnauthorizedCode, message: Schema.String },
+  errorClassAnnotations(UnauthorizedCode, "Missing or unknown credential")
 ) {}
 
+const ForbiddenCode = codeLiteral("FORBIDDEN", "WRONG_ENVIRONMENT")
 export class Forbidden extends Schema.TaggedError<Forbidden>()(
   "Forbidden",
-  { code: Schema.Literal("FORBIDDEN", "WRONG_ENVIRONMENT"), message: Schema.String },
-  HttpApiSchema.annotations({ status: 403, description: "The credential may not do this" })
+  { code: ForbiddenCode, message: Schema.String },
+  errorClassAnnotations(ForbiddenCode, "The credential may not do this")
 ) {}
 
+const NotFoundCode = codeLiteral("NOT_FOUND", "VAULT_NOT_FOUND", "NO_POSITION")
 export class NotFound extends Schema.TaggedError<NotFound>()(
   "NotFound",
-  { code: Schema.Literal("NOT_FOUND", "VAULT_NOT_FOUND", "NO_POSITION"), message: Schema.String },
-  HttpApiSchema.annotations({ status: 404, description: "No such resource" })
+  { code: NotFoundCode, message: Schema.String },
+  errorClassAnnotations(NotFoundCode, "No such resource")
 ) {}
 
+const MethodNotAllowedCode = codeLiteral("METHOD_NOT_ALLOWED")
 export class MethodNotAllowed extends Schema.TaggedError<MethodNotAllowed>()(
   "MethodNotAllowed",
-  { code: Schema.Literal("METHOD_NOT_ALLOWED"), message: Schema.String, allow: Schema.Array(Schema.String) },
-  HttpApiSchema.annotations({ status: 405, description: "The path exists but not for this method" })
+  { code: MethodNotAllowedCode, message: Schema.String, allow: Schema.Array(Schema.String) },
+  errorClassAnnotations(MethodNotAllowedCode, "The path exists but not for this method")
 ) {}
 
+const PayloadTooLargeCode = codeLiteral("PAYLOAD_TOO_LARGE")
 export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
   "PayloadTooLarge",
-  { code: Schema.Literal("PAYLOAD_TOO_LARGE"), message: Schema.String, limitBytes: Schema.Int },
-  HttpApiSchema.annotations({ status: 413, description: "The request body is over the limit" })
+  { code: PayloadTooLargeCode, message: Schema.String, limitBytes: Schema.Int },
+  errorClassAnnotations(PayloadTooLargeCode, "The request body is over the limit")
 ) {}
 
+const UriTooLongCode = codeLiteral("URI_TOO_LONG")
 export class UriTooLong extends Schema.TaggedError<UriTooLong>()(
   "UriTooLong",
-  { code: Schema.Literal("URI_TOO_LONG"), message: Schema.String, limitBytes: Schema.Int },
-  HttpApiSchema.annotations({ status: 414, description: "The request target (path and query) is over the limit" })
+  { code: UriTooLongCode, message: Schema.String, limitBytes: Schema.Int },
+  errorClassAnnotations(UriTooLongCode, "The request target (path and query) is over the limit")
 ) {}
 
+const RateLimitedCode = codeLiteral("RATE_LIMITED")
 export class RateLimited extends Schema.TaggedError<RateLimited>()(
   "RateLimited",
   {
-    code: Schema.Literal("RATE_LIMITED"),
+    code: RateLimitedCode,
     message: Schema.String,
     limit: Schema.Int,
     remaining: Schema.Int,
@@ -78,19 +84,21 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()(
     reset: Schema.Int,
     retryAfterSeconds: Schema.Int
   },
-  HttpApiSchema.annotations({ status: 429, description: "Quota exceeded; wait for the reset" })
+  errorClassAnnotations(RateLimitedCode, "Quota exceeded; wait for the reset")
 ) {}
 
+const HeadersTooLargeCode = codeLiteral("HEADERS_TOO_LARGE")
 export class HeadersTooLarge extends Schema.TaggedError<HeadersTooLarge>()(
   "HeadersTooLarge",
-  { code: Schema.Literal("HEADERS_TOO_LARGE"), message: Schema.String, limitBytes: Schema.Int },
-  HttpApiSchema.annotations({ status: 431, description: "The request headers are over the limit" })
+  { code: HeadersTooLargeCode, message: Schema.String, limitBytes: Schema.Int },
+  errorClassAnnotations(HeadersTooLargeCode, "The request headers are over the limit")
 ) {}
 
+const InternalErrorCode = codeLiteral("INTERNAL")
 export class InternalError extends Schema.TaggedError<InternalError>()(
   "InternalError",
-  { code: Schema.Literal("INTERNAL"), message: Schema.String, requestId: Schema.String },
-  HttpApiSchema.annotations({ status: 500, description: "Unexpected failure, logged with the request id" })
+  { code: InternalErrorCode, message: Schema.String, requestId: Schema.String },
+  errorClassAnnotations(InternalErrorCode, "Unexpected failure, logged with the request id")
 ) {}
 
 export { ProjectionUnavailable }
@@ -106,7 +114,6 @@ export const RateLimitedResponse = errorResponse(RateLimited)
 export const HeadersTooLargeResponse = errorResponse(HeadersTooLarge)
 export const InternalErrorResponse = errorResponse(InternalError)
 export const ProjectionUnavailableResponse = errorResponse(ProjectionUnavailable, {
-  status: 503,
   description: "The projection is not live (starting, restoring, catching up or degraded); retry later"
 })
 

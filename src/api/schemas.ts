@@ -1,7 +1,7 @@
 import type { Address as SolanaAddress } from "@solana/kit"
 import { Schema } from "effect"
 import { addressBytesOf } from "../ntbundle/addressBytes.ts"
-import { BadRequestCodeId } from "./errors.ts"
+import { type BadRequestCode, BadRequestCodeId } from "./errors.ts"
 
 /** Base58 text of 32 bytes is 32 to 44 characters; longer input is refused before decoding. */
 const isAddressText = (value: string): value is SolanaAddress =>
@@ -20,7 +20,7 @@ export const Address = Schema.String.pipe(
   identifier: "Address",
   description: "base58-encoded 32-byte Solana address",
   examples: ["11111111111111111111111111111111" as SolanaAddress],
-  [BadRequestCodeId]: "INVALID_ADDRESS"
+  [BadRequestCodeId]: "INVALID_ADDRESS" satisfies BadRequestCode
 })
 export type Address = typeof Address.Type
 

@@ -1,13 +1,14 @@
 import { Schema } from "effect"
+import { codeLiteral } from "../errors/codeLiteral.ts"
 
 /**
- * Expected failures of the domain, each with a stable machine `code` (append-only: never rename or
- * re-mean one). Their HTTP statuses are declared once, in the API contract.
+ * Expected failures of the domain, each with a stable machine `code` declared in the error-code
+ * registry (src/errors/codes.ts), which also gives its HTTP status.
  */
 
 /** The projection a read needs is not live (starting, restoring, catching up or degraded). */
 export class ProjectionUnavailable extends Schema.TaggedError<ProjectionUnavailable>()("ProjectionUnavailable", {
-  code: Schema.Literal("PROJECTION_UNAVAILABLE"),
+  code: codeLiteral("PROJECTION_UNAVAILABLE"),
   message: Schema.String,
   status: Schema.String,
   retryAfterSeconds: Schema.Int

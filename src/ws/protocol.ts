@@ -1,3 +1,5 @@
+import type { WsErrorCode } from "../errors/codes.ts"
+
 /**
  * The `/v2/stream` WebSocket protocol, version 1 (also described in the README).
  *
@@ -41,27 +43,14 @@ export const PROTOCOL_VERSION = 1
 
 export const CLOSE_BACKPRESSURE = 4008
 
-/** Machine codes of `error` frames (append-only). */
-export type ErrorCode =
-  | "MALFORMED_JSON"
-  | "MESSAGE_TOO_LARGE"
-  | "UNKNOWN_OP"
-  | "INVALID_MESSAGE"
-  | "UNKNOWN_TOPIC"
-  | "TOO_MANY_TOPICS"
-  | "VAULT_NOT_FOUND"
-  | "UNAUTHORIZED"
-  | "RATE_LIMITED"
-  | "TOO_MANY_PENDING"
-  | "INTERNAL_ERROR"
-
 export type ClientMessage =
   | { readonly op: "subscribe"; readonly id: unknown; readonly topics: ReadonlyArray<string> }
   | { readonly op: "unsubscribe"; readonly id: unknown; readonly topics: ReadonlyArray<string> }
   | { readonly op: "ping" }
 
 export interface ProtocolError {
-  readonly code: ErrorCode
+  /** An `error` frame code of the error-code registry (src/errors/codes.ts). */
+  readonly code: WsErrorCode
   readonly message: string
   readonly id?: unknown
 }

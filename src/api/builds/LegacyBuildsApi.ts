@@ -1,7 +1,8 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { codeLiteral } from "../../errors/codeLiteral.ts"
 import { MaxBodyBytes, PublicCors } from "../annotations.ts"
-import { errorResponse } from "../errorResponse.ts"
+import { errorClassAnnotations, errorResponse } from "../errorResponse.ts"
 import { NotFoundResponse, PayloadTooLargeResponse, ProjectionUnavailableResponse } from "../errors.ts"
 import { BlockhashUnavailableResponse, MalformedRequestResponse, SimulationFailedResponse, UnknownVaultResponse } from "./buildErrors.ts"
 import { BuildMeter } from "./BuildMeter.ts"
@@ -11,15 +12,17 @@ export class LegacyBuildDeprecation extends HttpApiMiddleware.Tag<LegacyBuildDep
   failure: Schema.Never
 }) {}
 
+const BuildRefusedCode = codeLiteral("BUILD_REFUSED")
+
 /** A v1 build the vault's policy refuses: v1 clients know only 4xx envelopes, so no 200 here. */
 export class BuildRefused extends Schema.TaggedError<BuildRefused>()(
   "BuildRefused",
   {
-    code: Schema.Literal("BUILD_REFUSED"),
+    code: BuildRefusedCode,
     message: Schema.String,
     rejectionReasons: Schema.Array(Schema.Struct({ code: Schema.String, message: Schema.String }))
   },
-  HttpApiSchema.annotations({ status: 422, description: "The vault's policy refuses this request (reasons attached)" })
+  errorClassAnnotations(BuildRefusedCode, "The vault's policy refuses this request (reasons attached)")
 ) {}
 export const BuildRefusedResponse = errorResponse(BuildRefused)
 

@@ -1,21 +1,18 @@
 import { BlockhashUnavailable, MalformedRequest, SimulationFailed, UnknownVault } from "../../domain/builds/errors.ts"
 import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { ErrorEnvelopeId, errorResponse } from "../errorResponse.ts"
+import { ErrorEnvelopeId, errorResponse, httpStatusOfClass } from "../errorResponse.ts"
 
 /** Wire forms of the build core's errors (the core stays free of HTTP). */
 export const MalformedRequestResponse = errorResponse(MalformedRequest, {
-  status: 400,
   description: "The request is malformed (the code names the field rule it breaks)"
 })
 
 export const UnknownVaultResponse = errorResponse(UnknownVault, {
-  status: 404,
   description: "No vault of the program at this address"
 })
 
 export const BlockhashUnavailableResponse = errorResponse(BlockhashUnavailable, {
-  status: 503,
   description: "No fresh blockhash is cached yet; retry after Retry-After"
 })
 
@@ -26,8 +23,8 @@ export const BlockhashUnavailableResponse = errorResponse(BlockhashUnavailable, 
 export const SimulationFailedResponse = Schema.transform(
   Schema.Struct({
     success: Schema.Literal(false),
-    error: Schema.Literal("SIMULATION_FAILED"),
-    code: Schema.Literal("SIMULATION_FAILED"),
+    error: SimulationFailed.fields.code,
+    code: SimulationFailed.fields.code,
     message: Schema.String,
     simulationError: Schema.String,
     logs: Schema.Array(Schema.String)
@@ -39,7 +36,7 @@ export const SimulationFailedResponse = Schema.transform(
     encode: ({ code, logs, message, simulationError }) => ({ success: false as const, error: code, code, message, simulationError, logs })
   }
 ).annotations({
-  ...HttpApiSchema.annotations({ status: 422 }),
+  ...HttpApiSchema.annotations({ status: httpStatusOfClass(SimulationFailed) }),
   description: "The node's simulation of the built transaction failed (error and program logs attached); nothing to sign",
   [ErrorEnvelopeId]: true
 })

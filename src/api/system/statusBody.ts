@@ -1,7 +1,7 @@
-import { HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import type { ProjectionStatus } from "../../domain/status.ts"
-import { errorResponse } from "../errorResponse.ts"
+import { codeLiteral } from "../../errors/codeLiteral.ts"
+import { errorClassAnnotations, errorResponse } from "../errorResponse.ts"
 import { AsOf, Slot } from "../schemas.ts"
 
 export const ProjectionPhase = Schema.Literal("starting", "restoring", "catching_up", "live", "degraded")
@@ -26,16 +26,18 @@ export type StatusBody = typeof StatusBody.Type
 /** Seconds a client should wait before asking `/ready` again. */
 export const READY_RETRY_AFTER_SECONDS = 5
 
+const NotReadyCode = codeLiteral("PROJECTION_UNAVAILABLE")
+
 /** `/ready` while the projection is not live: the status body plus the error envelope. */
 export class NotReady extends Schema.TaggedError<NotReady>()(
   "NotReady",
   {
-    code: Schema.Literal("PROJECTION_UNAVAILABLE"),
+    code: NotReadyCode,
     message: Schema.String,
     retryAfterSeconds: Schema.Int,
     ...statusFields
   },
-  HttpApiSchema.annotations({ status: 503, description: "The projection is not live yet; the body says why" })
+  errorClassAnnotations(NotReadyCode, "The projection is not live yet; the body says why")
 ) {
   static readonly of = (body: StatusBody): NotReady =>
     new NotReady({

@@ -1,7 +1,7 @@
 import type { Address } from "@solana/kit"
 import { Either } from "effect"
+import { isAttributionReason } from "../../errors/codes.ts"
 import { buildAttributedDeposit, isDefaultAddress, type AttributedDepositPlan } from "../../ntbundle/builders/index.ts"
-import { ATTRIBUTION_REJECTION_CODES } from "../../ntbundle/builders/rejection.ts"
 import type { PositionFields } from "../../ntbundle/positionFields.ts"
 import type { ProjectionState, VaultView } from "../projection/state.ts"
 import { readPosition, readReferrerAccount, vaultRef } from "./projectedAccounts.ts"
@@ -81,7 +81,8 @@ export const resolveAttribution = (input: AttributionInput): AttributionOutcome 
     return { kind: "attributed", plan: attempt.right, attribution: { applied: true, referrer, ...code } }
   }
   const rejection = attempt.left
-  if (!ATTRIBUTION_REJECTION_CODES.has(rejection.code)) return { kind: "refused", reason: reasonOf(rejection) }
+  // codes that concern only the attribution: the deposit may go ahead without it
+  if (!isAttributionReason(rejection.code)) return { kind: "refused", reason: reasonOf(rejection) }
   return notApplied({
     applied: false,
     reason: rejection.code,

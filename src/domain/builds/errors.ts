@@ -1,11 +1,14 @@
 import { Schema } from "effect"
+import { codeLiteral } from "../../errors/codeLiteral.ts"
+import type { HttpErrorCode } from "../../errors/codes.ts"
 
 /**
- * Expected failures of transaction builds and previews (stable, append-only codes). Policy refusals
- * are not errors: they are answers (`validation.accepted: false`), see rejections.ts.
+ * Expected failures of transaction builds and previews; their codes and HTTP statuses are declared in
+ * the error-code registry (src/errors/codes.ts). Policy refusals are not errors: they are answers
+ * (`validation.accepted: false`), see rejections.ts.
  */
 
-/** Why a builder or preview request is malformed (HTTP 400). Append-only. */
+/** Why a builder or preview request is malformed (HTTP 400). */
 export const MALFORMED_REQUEST_CODES = [
   "INVALID_BODY",
   "UNKNOWN_FIELD",
@@ -19,12 +22,12 @@ export const MALFORMED_REQUEST_CODES = [
   "INVALID_REFERRER_ADDRESS",
   "INVALID_CODE",
   "INVALID_PRIORITY_FEE"
-] as const
+] as const satisfies ReadonlyArray<HttpErrorCode>
 
 export type MalformedRequestCode = (typeof MALFORMED_REQUEST_CODES)[number]
 
 export class MalformedRequest extends Schema.TaggedError<MalformedRequest>()("MalformedRequest", {
-  code: Schema.Literal(...MALFORMED_REQUEST_CODES),
+  code: codeLiteral(...MALFORMED_REQUEST_CODES),
   message: Schema.String
 }) {}
 
@@ -33,7 +36,7 @@ export const malformed = (code: MalformedRequestCode, message: string): Malforme
 
 /** The vault address names no vault of the program (HTTP 404). */
 export class UnknownVault extends Schema.TaggedError<UnknownVault>()("UnknownVault", {
-  code: Schema.Literal("VAULT_NOT_FOUND"),
+  code: codeLiteral("VAULT_NOT_FOUND"),
   message: Schema.String,
   vaultAddress: Schema.String
 }) {
@@ -43,7 +46,7 @@ export class UnknownVault extends Schema.TaggedError<UnknownVault>()("UnknownVau
 
 /** No recent enough blockhash is cached: builds cannot be given a lifetime (HTTP 503). */
 export class BlockhashUnavailable extends Schema.TaggedError<BlockhashUnavailable>()("BlockhashUnavailable", {
-  code: Schema.Literal("BLOCKHASH_UNAVAILABLE"),
+  code: codeLiteral("BLOCKHASH_UNAVAILABLE"),
   message: Schema.String,
   retryAfterSeconds: Schema.Int
 }) {
@@ -57,7 +60,7 @@ export class BlockhashUnavailable extends Schema.TaggedError<BlockhashUnavailabl
  * program logs; the caller may rebuild later.
  */
 export class SimulationFailed extends Schema.TaggedError<SimulationFailed>()("SimulationFailed", {
-  code: Schema.Literal("SIMULATION_FAILED"),
+  code: codeLiteral("SIMULATION_FAILED"),
   message: Schema.String,
   /** The transaction error as the node reported it (JSON text). */
   simulationError: Schema.String,

@@ -1,7 +1,8 @@
 // The `data` of builder answers, with the real service's field names (facts §10.5) plus a few
 // additions for clients that verify what they sign. Raw amounts are base-10 strings.
 import type { LegacyWireInstruction } from "../../tx/legacyInstruction.ts"
-import type { AttributionFailureReason, RejectionReason } from "./rejections.ts"
+import type { AttributionReason } from "../../errors/codes.ts"
+import type { RejectionReason } from "./rejections.ts"
 
 export interface Validation {
   readonly accepted: boolean
@@ -17,7 +18,8 @@ export type Attribution =
     }
   | {
       readonly applied: false
-      readonly reason: AttributionFailureReason
+      /** The builders' attribution codes plus the two only a code lookup produces (facts §7). */
+      readonly reason: AttributionReason
       /** The builder the position is already bound to (REFERRAL_ALREADY_SET). */
       readonly existingReferrer?: string
       readonly existingReferrerMatchesRequest?: boolean

@@ -1,10 +1,12 @@
 import type { Address } from "@solana/kit"
 import { Data } from "effect"
+import type { AttributionReason, RejectionCode } from "../../errors/codes.ts"
 
 /**
- * Why a builder refused to produce instructions. Codes are stable and append-only: the REST layer
- * returns them as `rejectionReasons[].code` / `attribution.reason`, so never rename or re-mean one.
- * Names follow the official SDK and API where those have one.
+ * Why a builder refused to produce instructions: the REST layer returns them as
+ * `rejectionReasons[].code` / `attribution.reason`, so each is declared in the error-code registry
+ * (src/errors/codes.ts, as `attribution` reasons those that concern only the attribution). Names
+ * follow the official SDK and API where those have one.
  */
 export const BUILD_REJECTION_CODES = [
   "INVALID_AMOUNT_RAW",
@@ -30,24 +32,9 @@ export const BUILD_REJECTION_CODES = [
   "NO_ACCRUED_REFERRAL_SHARES",
   "WITHDRAWAL_VALUE_TOO_SMALL",
   "INVALID_FEE_CONFIG"
-] as const
+] as const satisfies ReadonlyArray<RejectionCode | AttributionReason>
 
 export type BuildRejectionCode = (typeof BUILD_REJECTION_CODES)[number]
-
-/**
- * The codes an attributed deposit can fail with that concern only the attribution: a non-strict
- * build may fall back to an unattributed deposit on these (REST `attribution.reason`).
- */
-export const ATTRIBUTION_REJECTION_CODES: ReadonlySet<BuildRejectionCode> = new Set<BuildRejectionCode>([
-  "BUILDER_DEPOSIT_AMOUNT_TOO_LOW",
-  "REFERRALS_DISABLED",
-  "INVALID_REFERRER",
-  "REFERRAL_ALREADY_SET",
-  "USER_BUNDLE_ACCOUNT_HAS_ACTIVITY",
-  "REFERRER_NOT_REGISTERED",
-  "REFERRER_DEACTIVATED",
-  "REFERRER_DEPOSIT_TOO_LOW"
-])
 
 export class BuildRejection extends Data.TaggedError("BuildRejection")<{
   readonly code: BuildRejectionCode
