@@ -10,7 +10,7 @@ import { encodeAccount } from "../../../src/ntbundle/accounts.ts"
 import { blankBundle } from "../../../src/ntbundle/blankAccounts.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
 import { PYTH_RECEIVER_PROGRAM_ID } from "../../../src/pyth/priceUpdate.ts"
-import { encodePriceUpdateAccount } from "../../../src/sandbox/pyth/price-account.ts"
+import { encodePriceUpdateAccount } from "../../../src/sandbox/pyth/priceAccount.ts"
 import { memoryChainStore } from "../../support/memoryChainStore.ts"
 import { scriptedChainSource } from "../../support/scriptedChainSource.ts"
 

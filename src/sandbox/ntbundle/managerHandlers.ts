@@ -1,7 +1,7 @@
 import type { Address } from "@solana/kit"
 import { MAX_REFERRAL_TIERS, REFERRAL_OVERRIDE_MFEE, REFERRAL_OVERRIDE_PFEE } from "../../ntbundle/math.ts"
 import { expectAddress, loadMut, mut, nowOf, readonlyAccount, REFERRER, resolveAccounts, signer } from "./accounts.ts"
-import { anchorFail, ensure } from "./anchor-errors.ts"
+import { anchorFail, ensure } from "./anchorErrors.ts"
 import type { HandlerTable } from "./handler.ts"
 import { writeTiers } from "./layout.ts"
 import { emit, logInstruction } from "./support.ts"

@@ -4,7 +4,7 @@ import { EVENT_LAYOUTS } from "../../../src/ntbundle/generated/events.ts"
 import { DEFINED_TYPE_FIELDS, type FieldDescriptor, type FieldType } from "../../../src/ntbundle/generated/types.ts"
 import { encodeBase58 } from "../../../src/ntbundle/base58.ts"
 import { createRandom, type Random } from "../../../src/sandbox/crypto/random.ts"
-import { encodeEventFast } from "../../../src/sandbox/ntbundle/event-writer.ts"
+import { encodeEventFast } from "../../../src/sandbox/ntbundle/eventWriter.ts"
 
 // Random values for every IDL field type, so every event layout is exercised at its edges.
 const INTEGER_BITS: Record<string, [number, boolean]> = { u8: [8, false], i8: [8, true], u16: [16, false], i16: [16, true], u32: [32, false], i32: [32, true], u64: [64, false], i64: [64, true], u128: [128, false], i128: [128, true] }

@@ -1,5 +1,5 @@
 import { workerData } from "node:worker_threads"
-import { derivePositionSlice, type PositionSlice, WORKER_DONE, WORKER_FAILED, WORKER_STARTED } from "./bulk-pdas.ts"
+import { derivePositionSlice, type PositionSlice, WORKER_DONE, WORKER_FAILED, WORKER_STARTED } from "./bulkPdas.ts"
 
 // Worker half of bulk genesis: derives the position PDAs of one slice into shared memory and
 // reports its progress in its status slot, which the main thread waits on.

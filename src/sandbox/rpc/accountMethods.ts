@@ -1,13 +1,13 @@
 import { JsonStream, RawJson, type JsonValue } from "../codec/json.ts"
 import { addressToBytes } from "../crypto/keypair.ts"
-import type { AccountRecord } from "../ledger/account-store.ts"
+import type { AccountRecord } from "../ledger/accountStore.ts"
 import { TOKEN_PROGRAM_ID } from "../programs/ids.ts"
-import { decodeMint, decodeTokenAccount, formatUiAmount, TOKEN_ACCOUNT_SIZE } from "../programs/token-layout.ts"
-import { checkBase58Size, encodeAccount, readDataSlice, readEncoding, type AccountEncoding, type DataSlice } from "./account-json.ts"
+import { decodeMint, decodeTokenAccount, formatUiAmount, TOKEN_ACCOUNT_SIZE } from "../programs/tokenLayout.ts"
+import { checkBase58Size, encodeAccount, readDataSlice, readEncoding, type AccountEncoding, type DataSlice } from "./accountJson.ts"
 import { contextSlot, mintDecimalsFrom, SOLANA_CORE_VERSION, withContext, type RpcEnvironment, type RpcMethod } from "./environment.ts"
 import { matchesFilters, readFilters } from "./filters.ts"
 import { isRecord, readAddress, readConfig, readContextConfig, readOptionalBoolean, requireParam, type Params } from "./params.ts"
-import { invalidParam, invalidParams, paramError } from "./rpc-error.ts"
+import { invalidParam, invalidParams, paramError } from "./rpcError.ts"
 
 /**
  * Account reads. Approximation: account state is always the tip's (processed = confirmed), and

@@ -6,8 +6,8 @@ import type { SandboxChain } from "../chain.ts"
 import { deterministicKeypair } from "../crypto/keypair.ts"
 import type { Random } from "../crypto/random.ts"
 import { minimumBalanceForRentExemption } from "../programs/ids.ts"
-import { encodePriceUpdateAccount } from "./price-account.ts"
-import { type PriceWalk, stableWalk, volatileWalk } from "./price-walk.ts"
+import { encodePriceUpdateAccount } from "./priceAccount.ts"
+import { type PriceWalk, stableWalk, volatileWalk } from "./priceWalk.ts"
 
 /**
  * Pyth price feed accounts on the sandbox, one per deposit token, at the addresses the real push

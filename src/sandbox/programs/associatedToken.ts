@@ -5,7 +5,7 @@ import { customError, fail } from "../runtime/errors.ts"
 import type { InvocationContext, ProgramHandler } from "../runtime/program.ts"
 import { ASSOCIATED_TOKEN_PROGRAM_ID, minimumBalanceForRentExemption, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./ids.ts"
 import { tokenInitializeAccount3 } from "./instructions.ts"
-import { decodeTokenAccount, TOKEN_ACCOUNT_SIZE } from "./token-layout.ts"
+import { decodeTokenAccount, TOKEN_ACCOUNT_SIZE } from "./tokenLayout.ts"
 
 /**
  * Associated Token Account program: Create and CreateIdempotent, creating the account through

@@ -57,7 +57,7 @@ const COMPUTE_BUDGET_MS = 600_000
 const workerBootstrap = (): string => {
   const tsxPackage = createRequire(import.meta.url).resolve("tsx/package.json")
   const tsxApi = pathToFileURL(join(dirname(tsxPackage), "dist/esm/api/index.mjs")).href
-  const workerModule = new URL("./bulk-worker.ts", import.meta.url).href
+  const workerModule = new URL("./bulkWorker.ts", import.meta.url).href
   return `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(workerModule)}) })`
 }
 

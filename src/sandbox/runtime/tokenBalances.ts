@@ -1,7 +1,7 @@
 import { readAddress, readU64 } from "../codec/bytes.ts"
-import type { TokenBalance } from "../ledger/transaction-store.ts"
+import type { TokenBalance } from "../ledger/transactionStore.ts"
 import { TOKEN_PROGRAM_ID } from "../programs/ids.ts"
-import { MINT_SIZE, TOKEN_ACCOUNT_SIZE } from "../programs/token-layout.ts"
+import { MINT_SIZE, TOKEN_ACCOUNT_SIZE } from "../programs/tokenLayout.ts"
 
 type ReadAccount = (address: string) => { readonly owner: string; readonly data: Uint8Array } | undefined
 

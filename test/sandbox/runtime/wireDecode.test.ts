@@ -3,9 +3,9 @@ import { FastCheck } from "effect"
 import { createSandboxChain } from "../../../src/sandbox/sandbox.ts"
 import { installScenario } from "../../../src/sandbox/scenario/scenario.ts"
 import { decodeMessage, decodeMessageWithKit, decodeTransaction, decodeTransactionWithKit } from "../../../src/sandbox/runtime/message.ts"
-import { readWireTransaction } from "../../../src/sandbox/runtime/wire-decode.ts"
+import { readWireTransaction } from "../../../src/sandbox/runtime/wireDecode.ts"
 import { compileLegacyMessage } from "../../../src/sandbox/runtime/compile.ts"
-import type { TransactionRecord } from "../../../src/sandbox/ledger/transaction-store.ts"
+import type { TransactionRecord } from "../../../src/sandbox/ledger/transactionStore.ts"
 import { getCompiledTransactionMessageEncoder, getTransactionEncoder, type Address } from "@solana/kit"
 
 /** Every transaction a small scenario lands (legacy, from the keeper, the users and the setup). */

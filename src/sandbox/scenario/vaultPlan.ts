@@ -1,7 +1,7 @@
 import type { ReferralTier } from "../../ntbundle/accounts.ts"
 import { registryVaults, type RegistryVault } from "../../ntbundle/registry.ts"
 import type { Random } from "../crypto/random.ts"
-import type { VaultConfig } from "./vault-genesis.ts"
+import type { VaultConfig } from "./vaultGenesis.ts"
 
 /**
  * The scenario's vaults: the public registry's Bundle vaults on the main program layout, at their

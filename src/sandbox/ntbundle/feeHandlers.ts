@@ -1,7 +1,7 @@
 import type { Address } from "@solana/kit"
 import { BPS_DENOMINATOR, estimatePendingFees, resolveEffectiveFees } from "../../ntbundle/math.ts"
 import { expectAddress, mut, nowOf, remainingAccounts, resolveAccounts, signer } from "./accounts.ts"
-import { ensure } from "./anchor-errors.ts"
+import { ensure } from "./anchorErrors.ts"
 import type { HandlerTable } from "./handler.ts"
 import { emit, logInstruction, valuationOf } from "./support.ts"
 import { liveReferralRates, openBundle, openOracle, openTempData, openUserBundle, openUserReferrer, requireKeeper } from "./vault.ts"

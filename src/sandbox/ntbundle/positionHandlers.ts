@@ -3,7 +3,7 @@ import { ACCOUNT_DISCRIMINATORS, USER_BUNDLE_ACCOUNT_SIZE } from "../../ntbundle
 import { SYSTEM_PROGRAM_ID } from "../programs/ids.ts"
 import { findUserBundlePda } from "../../ntbundle/pdas.ts"
 import { expectAddress, fixed, isInitialized, load, mut, nowOf, readonlyAccount, REFERRER, resolveAccounts, signer, USER_BUNDLE } from "./accounts.ts"
-import { anchorFail, ensure } from "./anchor-errors.ts"
+import { anchorFail, ensure } from "./anchorErrors.ts"
 import type { HandlerTable } from "./handler.ts"
 import { addressBytes, isZeroKeyAt, type UserBundleView } from "./layout.ts"
 import { createProgramAccount, emit, logInstruction } from "./support.ts"

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto"
 import { encodeBase58 } from "../../ntbundle/base58.ts"
-import { prioritizationFee, readComputeBudget } from "../programs/compute-budget.ts"
+import { prioritizationFee, readComputeBudget } from "../programs/computeBudget.ts"
 import { LAMPORTS_PER_SIGNATURE, minimumBalanceForRentExemption } from "../programs/ids.ts"
 import { decodeMessage } from "../runtime/message.ts"
 import { contextSlot, FEATURE_SET, SOLANA_CORE_VERSION, withContext, type RpcMethod } from "./environment.ts"
 import { readAddress, readConfig, readContextConfig, readOptionalInteger, requireParam } from "./params.ts"
-import { BLOCK_NOT_AVAILABLE, invalidParams, paramError, RpcError } from "./rpc-error.ts"
+import { BLOCK_NOT_AVAILABLE, invalidParams, paramError, RpcError } from "./rpcError.ts"
 
 /** Cluster, slot, blockhash and fee methods. */
 const SLOTS_PER_EPOCH = 432_000

@@ -1,7 +1,7 @@
 import type { Address } from "@solana/kit"
 import { findAssociatedTokenAddress } from "../../ntbundle/pdas.ts"
 import { minimumBalanceForRentExemption, SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../programs/ids.ts"
-import { encodeMint, encodeTokenAccount, MINT_SIZE, TOKEN_ACCOUNT_SIZE } from "../programs/token-layout.ts"
+import { encodeMint, encodeTokenAccount, MINT_SIZE, TOKEN_ACCOUNT_SIZE } from "../programs/tokenLayout.ts"
 import type { AccountState } from "../ledger/ledger.ts"
 
 /**

@@ -1,8 +1,8 @@
 import { encodeBase58 } from "../../ntbundle/base58.ts"
 import { toBase64 } from "../codec/bytes.ts"
 import type { JsonValue } from "../codec/json.ts"
-import type { TokenBalance, TransactionRecord } from "../ledger/transaction-store.ts"
-import { formatUiAmount } from "../programs/token-layout.ts"
+import type { TokenBalance, TransactionRecord } from "../ledger/transactionStore.ts"
+import { formatUiAmount } from "../programs/tokenLayout.ts"
 import { decodeTransaction } from "../runtime/message.ts"
 
 /**

@@ -5,7 +5,7 @@ import { encodeBundleName, findUserBundlePda } from "../../ntbundle/pdas.ts"
 import type { AccountState } from "../ledger/ledger.ts"
 import { minimumBalanceForRentExemption } from "../programs/ids.ts"
 import { vaultAddresses } from "../ntbundle/support.ts"
-import type { TokenGenesis } from "./token-genesis.ts"
+import type { TokenGenesis } from "./tokenGenesis.ts"
 
 /**
  * A vault's accounts as its manager would have created them before the sandbox starts: the

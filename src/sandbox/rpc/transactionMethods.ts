@@ -4,7 +4,7 @@ import { RawJson, type JsonValue } from "../codec/json.ts"
 import { transactionErrorText } from "../runtime/errors.ts"
 import type { ExecutionResult } from "../runtime/executor.ts"
 import type { DecodeFailure } from "../runtime/message.ts"
-import { encodeAccount, readEncoding } from "./account-json.ts"
+import { encodeAccount, readEncoding } from "./accountJson.ts"
 import { contextSlot, mintDecimalsFrom, withContext, type RpcEnvironment, type RpcMethod } from "./environment.ts"
 import { isRecord, readAddress, readAmount, readCommitment, readConfig, readContextConfig, readOptionalBoolean, readOptionalInteger, readOptionalString, readSignature, requireParam } from "./params.ts"
 import {
@@ -14,8 +14,8 @@ import {
   SEND_TRANSACTION_PREFLIGHT_FAILURE,
   TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
   UNSUPPORTED_TRANSACTION_VERSION
-} from "./rpc-error.ts"
-import { encodeLandedTransaction, tokenBalanceJson, type TransactionEncoding } from "./transaction-json.ts"
+} from "./rpcError.ts"
+import { encodeLandedTransaction, tokenBalanceJson, type TransactionEncoding } from "./transactionJson.ts"
 
 /** Sending, simulating and looking up transactions. */
 const MAX_SIGNATURES_FOR_ADDRESS = 1000

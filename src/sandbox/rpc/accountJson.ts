@@ -2,8 +2,8 @@ import { encodeBase58 } from "../../ntbundle/base58.ts"
 import { toBase64 } from "../codec/bytes.ts"
 import { stringifyJson } from "../codec/json.ts"
 import { TOKEN_PROGRAM_ID } from "../programs/ids.ts"
-import { decodeMint, decodeTokenAccount, formatUiAmount, MINT_SIZE, TOKEN_ACCOUNT_SIZE } from "../programs/token-layout.ts"
-import { invalidParams, paramError } from "./rpc-error.ts"
+import { decodeMint, decodeTokenAccount, formatUiAmount, MINT_SIZE, TOKEN_ACCOUNT_SIZE } from "../programs/tokenLayout.ts"
+import { invalidParams, paramError } from "./rpcError.ts"
 import { isRecord } from "./params.ts"
 
 /**

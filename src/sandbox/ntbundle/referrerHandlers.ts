@@ -4,7 +4,7 @@ import { assetsFromShares, bundleCooldownCurve, cooldownSeconds, withdrawalAvail
 import { findReferrerPda } from "../../ntbundle/pdas.ts"
 import { SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../programs/ids.ts"
 import { expectAddress, fixed, isInitialized, load, loadMut, mut, nowOf, readonlyAccount, REFERRER, resolveAccounts, signer, USER_BUNDLE } from "./accounts.ts"
-import { ensure } from "./anchor-errors.ts"
+import { ensure } from "./anchorErrors.ts"
 import type { HandlerTable } from "./handler.ts"
 import { addressBytes, referrerView } from "./layout.ts"
 import { checkTokenAccount, createProgramAccount, emit, logInstruction, transferTokens, valuationOf } from "./support.ts"
