@@ -1,11 +1,22 @@
 import type { Address } from "@solana/kit"
 import { depositFee, estimateSharesForNetDeposit, resolveEffectiveFees, sharePrice, totalEquity } from "../../ntbundle/math.ts"
 import { SYSTEM_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../programs/ids.ts"
-import { expectAddress, fixed, mut, nowOf, readonlyAccount, remainingAccounts, resolveAccounts, signer } from "./accounts.ts"
+import { fixed, mut, nowOf, readonlyAccount, remainingAccounts, resolveAccounts, signer } from "./accounts.ts"
 import { ensure } from "./anchorErrors.ts"
 import type { HandlerTable } from "./handler.ts"
 import { checkTokenAccount, emit, logInstruction, transferTokens, valuationOf } from "./support.ts"
-import { openBundle, openOracle, openTempData, openUserBundle, openUserReferrer, referredAfter, requireFreshOracle, requireKeeper, settleDepositCycle } from "./vault.ts"
+import {
+  expectVaultAccounts,
+  openBundle,
+  openForKeeper,
+  openOracle,
+  openTempData,
+  openUserBundle,
+  openUserReferrer,
+  referredAfter,
+  requireFreshOracle,
+  settleDepositCycle
+} from "./vault.ts"
 
 /**
  * The deposit cycle: request (fee to the treasury, net to the pending account) -> netting (the
@@ -76,11 +87,8 @@ export const depositHandlers: HandlerTable = {
     logInstruction(context, "request_deposit")
     const accounts = resolveAccounts(context, REQUEST_ACCOUNTS)
     const vault = openBundle(context, accounts.bundle_account, true)
-    const { bundle, pdas } = vault
-    expectAddress("asset_address", accounts.asset_address, bundle.assetAddress, "ConstraintAddress")
-    expectAddress("treasury_account", accounts.treasury_account, bundle.treasuryAccount, "ConstraintAddress")
-    expectAddress("pending_bundle_asset_authority", accounts.pending_bundle_asset_authority, pdas.pendingAuthority)
-    expectAddress("pending_deposit_token_account", accounts.pending_deposit_token_account, pdas.pendingTokenAccount)
+    const { bundle } = vault
+    expectVaultAccounts(vault, accounts)
     const oracle = openOracle(context, vault, accounts.oracle_data)
     const temp = openTempData(context, vault, accounts.bundle_temp_data)
     const user = openUserBundle(context, vault, accounts.user, accounts.user_bundle_account)
@@ -122,16 +130,8 @@ export const depositHandlers: HandlerTable = {
   },
 
   net_pending_transactions: (context) => {
-    logInstruction(context, "net_pending_transactions")
-    const accounts = resolveAccounts(context, NET_ACCOUNTS)
-    const vault = openBundle(context, accounts.bundle_account, true)
-    requireKeeper(vault, accounts.keeper)
+    const { accounts, vault } = openForKeeper(context, "net_pending_transactions", NET_ACCOUNTS)
     const { bundle, pdas } = vault
-    expectAddress("asset_address", accounts.asset_address, bundle.assetAddress, "ConstraintAddress")
-    expectAddress("pending_bundle_asset_authority", accounts.pending_bundle_asset_authority, pdas.pendingAuthority)
-    expectAddress("pending_deposit_token_account", accounts.pending_deposit_token_account, pdas.pendingTokenAccount)
-    expectAddress("bundle_asset_authority", accounts.bundle_asset_authority, pdas.assetAuthority)
-    expectAddress("bundle_asset_account", accounts.bundle_asset_account, pdas.assetTokenAccount)
     const oracle = openOracle(context, vault, accounts.oracle_data)
     const temp = openTempData(context, vault, accounts.bundle_temp_data)
     const now = nowOf(context)
@@ -151,16 +151,8 @@ export const depositHandlers: HandlerTable = {
   },
 
   process_deposit: (context) => {
-    logInstruction(context, "process_deposit")
-    const accounts = resolveAccounts(context, PROCESS_ACCOUNTS)
-    const vault = openBundle(context, accounts.bundle_account, true)
-    requireKeeper(vault, accounts.keeper)
+    const { accounts, vault } = openForKeeper(context, "process_deposit", PROCESS_ACCOUNTS)
     const { bundle, pdas } = vault
-    expectAddress("asset_address", accounts.asset_address, bundle.assetAddress, "ConstraintAddress")
-    expectAddress("pending_deposit_token_account", accounts.pending_deposit_token_account, pdas.pendingTokenAccount)
-    expectAddress("bundle_asset_account", accounts.bundle_asset_account, pdas.assetTokenAccount)
-    expectAddress("pending_bundle_asset_authority", accounts.pending_bundle_asset_authority, pdas.pendingAuthority)
-    expectAddress("bundle_asset_authority", accounts.bundle_asset_authority, pdas.assetAuthority)
     const oracle = openOracle(context, vault, accounts.oracle_data)
     const temp = openTempData(context, vault, accounts.bundle_temp_data)
     const user = openUserBundle(context, vault, accounts.user_bundle_account_owner, accounts.user_bundle_account)
@@ -207,14 +199,8 @@ export const depositHandlers: HandlerTable = {
   },
 
   refund_deposit: (context) => {
-    logInstruction(context, "refund_deposit")
-    const accounts = resolveAccounts(context, REFUND_ACCOUNTS)
-    const vault = openBundle(context, accounts.bundle_account, true)
-    requireKeeper(vault, accounts.keeper)
+    const { accounts, vault } = openForKeeper(context, "refund_deposit", REFUND_ACCOUNTS)
     const { bundle, pdas } = vault
-    expectAddress("asset_address", accounts.asset_address, bundle.assetAddress, "ConstraintAddress")
-    expectAddress("bundle_asset_account", accounts.bundle_asset_account, pdas.assetTokenAccount)
-    expectAddress("bundle_asset_authority", accounts.bundle_asset_authority, pdas.assetAuthority)
     const temp = openTempData(context, vault, accounts.bundle_temp_data)
     const owner = accounts.user_bundle_account_owner
     const user = openUserBundle(context, vault, owner, accounts.user_bundle_account)

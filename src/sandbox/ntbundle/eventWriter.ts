@@ -1,7 +1,7 @@
 import { decodeBase58Bytes32 } from "../../ntbundle/base58.ts"
 import type { NtEvent } from "../../ntbundle/events.ts"
 import { EVENT_LAYOUTS } from "../../ntbundle/generated/events.ts"
-import { DEFINED_TYPE_FIELDS, type FieldDescriptor, type FieldType } from "../../ntbundle/generated/types.ts"
+import { DEFINED_TYPE_FIELDS, type FieldDescriptor, type FieldType, type PrimitiveFieldType } from "../../ntbundle/generated/types.ts"
 
 /**
  * Events as `emit!` writes them (discriminator, then Borsh), encoded from the generated field
@@ -27,77 +27,61 @@ const pubkey = (address: string): Uint8Array => {
   return bytes
 }
 
+type Put = (offset: number, value: any) => void
+
+const put128: Put = (offset, value: bigint) => {
+  const wide = BigInt.asUintN(128, value)
+  view.setBigUint64(offset, wide % U64, true)
+  view.setBigUint64(offset + 8, wide / U64, true)
+}
+
+/** The fixed-size field types: byte width and a little-endian writer, as Borsh lays them out. */
+const FIXED: Readonly<Record<PrimitiveFieldType, readonly [width: number, put: Put]>> = {
+  bool: [1, (offset, value) => view.setUint8(offset, value === true ? 1 : 0)],
+  u8: [1, (offset, value) => view.setUint8(offset, value)], i8: [1, (offset, value) => view.setInt8(offset, value)],
+  u16: [2, (offset, value) => view.setUint16(offset, value, true)], i16: [2, (offset, value) => view.setInt16(offset, value, true)],
+  u32: [4, (offset, value) => view.setUint32(offset, value, true)], i32: [4, (offset, value) => view.setInt32(offset, value, true)],
+  f32: [4, (offset, value) => view.setFloat32(offset, value, true)], f64: [8, (offset, value) => view.setFloat64(offset, value, true)],
+  u64: [8, (offset, value) => view.setBigUint64(offset, value, true)], i64: [8, (offset, value) => view.setBigInt64(offset, value, true)],
+  u128: [16, put128],
+  i128: [16, put128],
+  pubkey: [32, (offset, value) => scratch.set(pubkey(value), offset)]
+}
+
+const writeItems = (type: FieldType, items: ReadonlyArray<unknown>, offset: number): number => {
+  let at = offset
+  for (let i = 0; i < items.length; i++) at = writeField(type, items[i], at)
+  return at
+}
+
 const writeField = (type: FieldType, value: unknown, offset: number): number => {
   if (typeof type === "string") {
-    switch (type) {
-      case "bool":
-        view.setUint8(offset, value === true ? 1 : 0)
-        return offset + 1
-      case "u8":
-        view.setUint8(offset, value as number)
-        return offset + 1
-      case "i8":
-        view.setInt8(offset, value as number)
-        return offset + 1
-      case "u16":
-        view.setUint16(offset, value as number, true)
-        return offset + 2
-      case "i16":
-        view.setInt16(offset, value as number, true)
-        return offset + 2
-      case "u32":
-        view.setUint32(offset, value as number, true)
-        return offset + 4
-      case "i32":
-        view.setInt32(offset, value as number, true)
-        return offset + 4
-      case "f32":
-        view.setFloat32(offset, value as number, true)
-        return offset + 4
-      case "f64":
-        view.setFloat64(offset, value as number, true)
-        return offset + 8
-      case "u64":
-        view.setBigUint64(offset, value as bigint, true)
-        return offset + 8
-      case "i64":
-        view.setBigInt64(offset, value as bigint, true)
-        return offset + 8
-      case "u128":
-      case "i128": {
-        const wide = BigInt.asUintN(128, value as bigint)
-        view.setBigUint64(offset, wide % U64, true)
-        view.setBigUint64(offset + 8, wide / U64, true)
-        return offset + 16
-      }
-      case "pubkey":
-        scratch.set(pubkey(value as string), offset)
-        return offset + 32
-    }
+    const [width, put] = FIXED[type]
+    put(offset, value)
+    return offset + width
   }
   if ("bytes" in type) {
     scratch.set(value as Uint8Array, offset)
     return offset + type.bytes
   }
-  if ("array" in type) return (value as ReadonlyArray<unknown>).reduce<number>((at, item) => writeField(type.array, item, at), offset)
+  if ("array" in type) return writeItems(type.array, value as ReadonlyArray<unknown>, offset)
   if ("vec" in type) {
     const items = value as ReadonlyArray<unknown>
     view.setUint32(offset, items.length, true)
-    return items.reduce<number>((at, item) => writeField(type.vec, item, at), offset + 4)
+    return writeItems(type.vec, items, offset + 4)
   }
   if ("option" in type) {
-    if (value === null) {
-      view.setUint8(offset, 0)
-      return offset + 1
-    }
-    view.setUint8(offset, 1)
-    return writeField(type.option, value, offset + 1)
+    view.setUint8(offset, value === null ? 0 : 1)
+    return value === null ? offset + 1 : writeField(type.option, value, offset + 1)
   }
   return writeStruct(DEFINED_TYPE_FIELDS[type.defined], value as Record<string, unknown>, offset)
 }
 
-const writeStruct = (fields: ReadonlyArray<FieldDescriptor>, value: Record<string, unknown>, offset: number): number =>
-  fields.reduce((at, field) => writeField(field.type, value[field.name], at), offset)
+const writeStruct = (fields: ReadonlyArray<FieldDescriptor>, value: Record<string, unknown>, offset: number): number => {
+  let at = offset
+  for (let i = 0; i < fields.length; i++) at = writeField(fields[i]!.type, value[fields[i]!.name], at)
+  return at
+}
 
 export const encodeEventFast = (event: NtEvent): Uint8Array => {
   const layout = EVENT_LAYOUTS[event.name]

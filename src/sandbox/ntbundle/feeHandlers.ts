@@ -1,10 +1,10 @@
 import type { Address } from "@solana/kit"
 import { BPS_DENOMINATOR, estimatePendingFees, resolveEffectiveFees } from "../../ntbundle/math.ts"
-import { expectAddress, mut, nowOf, remainingAccounts, resolveAccounts, signer } from "./accounts.ts"
+import { mut, nowOf, remainingAccounts, signer } from "./accounts.ts"
 import { ensure } from "./anchorErrors.ts"
 import type { HandlerTable } from "./handler.ts"
-import { emit, logInstruction, valuationOf } from "./support.ts"
-import { liveReferralRates, openBundle, openOracle, openTempData, openUserBundle, openUserReferrer, requireKeeper } from "./vault.ts"
+import { emit, valuationOf } from "./support.ts"
+import { liveReferralRates, openForKeeper, openOracle, openTempData, openUserBundle, openUserReferrer } from "./vault.ts"
 
 /**
  * Keeper fee charging and oracle updates.
@@ -36,12 +36,8 @@ const bpsOf = (shares: bigint, bps: number): bigint => (shares * BigInt(bps)) / 
 
 export const feeHandlers: HandlerTable = {
   apply_fees_to_user: (context) => {
-    logInstruction(context, "apply_fees_to_user")
-    const accounts = resolveAccounts(context, FEE_ACCOUNTS)
-    const vault = openBundle(context, accounts.bundle_account, true)
-    requireKeeper(vault, accounts.keeper)
-    const { bundle, pdas } = vault
-    expectAddress("bundle_asset_authority", accounts.bundle_asset_authority, pdas.assetAuthority)
+    const { accounts, vault } = openForKeeper(context, "apply_fees_to_user", FEE_ACCOUNTS)
+    const { bundle } = vault
     const oracle = openOracle(context, vault, accounts.oracle_data)
     const owner = accounts.user_bundle_account_owner
     const user = openUserBundle(context, vault, owner, accounts.user_bundle_account)
@@ -103,10 +99,7 @@ export const feeHandlers: HandlerTable = {
   },
 
   update_oracle: (context, { newEquity }) => {
-    logInstruction(context, "update_oracle")
-    const accounts = resolveAccounts(context, ORACLE_ACCOUNTS)
-    const vault = openBundle(context, accounts.bundle_account, true)
-    requireKeeper(vault, accounts.keeper)
+    const { accounts, vault } = openForKeeper(context, "update_oracle", ORACLE_ACCOUNTS)
     const { bundle } = vault
     openTempData(context, vault, accounts.bundle_temp_data)
     const oracle = openOracle(context, vault, accounts.oracle_data)

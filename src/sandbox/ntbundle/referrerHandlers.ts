@@ -8,7 +8,7 @@ import { ensure } from "./anchorErrors.ts"
 import type { HandlerTable } from "./handler.ts"
 import { addressBytes, referrerView } from "./layout.ts"
 import { checkTokenAccount, createProgramAccount, emit, logInstruction, transferTokens, valuationOf } from "./support.ts"
-import { openBundle, openOracle, openTempData, referrerAddress, requireKeeper, userBundleAddress } from "./vault.ts"
+import { openBundle, openForKeeper, openOracle, openTempData, referrerAddress, userBundleAddress } from "./vault.ts"
 
 /**
  * Builders: registration (creates the ReferrerAccount), the claim request (all accrued shares
@@ -108,14 +108,8 @@ export const referrerHandlers: HandlerTable = {
   },
 
   process_referrer_withdrawal: (context) => {
-    logInstruction(context, "process_referrer_withdrawal")
-    const accounts = resolveAccounts(context, SETTLE_ACCOUNTS)
-    const vault = openBundle(context, accounts.bundle_account, true)
-    requireKeeper(vault, accounts.keeper)
+    const { accounts, vault } = openForKeeper(context, "process_referrer_withdrawal", SETTLE_ACCOUNTS)
     const { bundle, pdas } = vault
-    expectAddress("asset_address", accounts.asset_address, bundle.assetAddress, "ConstraintAddress")
-    expectAddress("bundle_asset_account", accounts.bundle_asset_account, pdas.assetTokenAccount)
-    expectAddress("bundle_asset_authority", accounts.bundle_asset_authority, pdas.assetAuthority)
     const oracle = openOracle(context, vault, accounts.oracle_data)
     openTempData(context, vault, accounts.bundle_temp_data)
     expectAddress("referrer_account", accounts.referrer_account, referrerAddress(context, vault.address, accounts.referrer))

@@ -1,11 +1,11 @@
 import type { Address } from "@solana/kit"
 import { assetsFromShares, bundleCooldownCurve, cooldownSeconds, resolveEffectiveFees, sharePrice, withdrawalAvailableAt } from "../../ntbundle/math.ts"
 import { SYSTEM_PROGRAM_ID, SYSVAR_RENT_ID, TOKEN_PROGRAM_ID } from "../programs/ids.ts"
-import { expectAddress, fixed, mut, nowOf, readonlyAccount, remainingAccounts, resolveAccounts, signer } from "./accounts.ts"
+import { fixed, mut, nowOf, readonlyAccount, remainingAccounts, resolveAccounts, signer } from "./accounts.ts"
 import { ensure } from "./anchorErrors.ts"
 import type { HandlerTable } from "./handler.ts"
 import { checkTokenAccount, emit, logInstruction, transferTokens, valuationOf, withdrawalFee } from "./support.ts"
-import { openBundle, openOracle, openTempData, openUserBundle, openUserReferrer, referredAfter, requireKeeper } from "./vault.ts"
+import { openBundle, openForKeeper, openOracle, openTempData, openUserBundle, openUserReferrer, referredAfter } from "./vault.ts"
 
 /**
  * Withdrawals: the request locks the shares (they move from `shares` to `pending_shares`, so they
@@ -86,17 +86,9 @@ export const withdrawalHandlers: HandlerTable = {
   },
 
   process_withdrawal: (context) => {
-    logInstruction(context, "process_withdrawal")
-    const accounts = resolveAccounts(context, PROCESS_ACCOUNTS)
-    const vault = openBundle(context, accounts.bundle_account, true)
-    requireKeeper(vault, accounts.keeper)
+    const { accounts, vault } = openForKeeper(context, "process_withdrawal", PROCESS_ACCOUNTS)
     const { bundle, pdas } = vault
     const owner = accounts.user_bundle_account_owner
-    expectAddress("asset_address", accounts.asset_address, bundle.assetAddress, "ConstraintAddress")
-    expectAddress("treasury_account", accounts.treasury_account, bundle.treasuryAccount, "ConstraintAddress")
-    expectAddress("bundle_asset_account", accounts.bundle_asset_account, pdas.assetTokenAccount)
-    expectAddress("pending_bundle_asset_authority", accounts.pending_bundle_asset_authority, pdas.pendingAuthority)
-    expectAddress("bundle_asset_authority", accounts.bundle_asset_authority, pdas.assetAuthority)
     const oracle = openOracle(context, vault, accounts.oracle_data)
     const temp = openTempData(context, vault, accounts.bundle_temp_data)
     const user = openUserBundle(context, vault, owner, accounts.user_bundle_account)
