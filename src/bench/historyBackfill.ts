@@ -5,7 +5,7 @@
  * process (as `npm start` runs it), on an embedded PostgreSQL in a temp dir or a scratch database
  * of DATABASE_URL's server.
  *
- *   npx tsx test/bench/historyBackfill.ts          (BENCH_USERS=40 BENCH_DAYS=10 by default)
+ *   npx tsx src/bench/historyBackfill.ts          (BENCH_USERS=40 BENCH_DAYS=10 by default)
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Logger, LogLevel } from "effect"
@@ -16,8 +16,8 @@ import { makeJsonRpcClient } from "../../layers/solana/jsonRpcClient.ts"
 import { fetchProgramTransactions, signaturesBefore } from "../../layers/solana/transactions.ts"
 import type { ProgramEvents } from "../../services/ChainSource.ts"
 import { ChainStore } from "../../services/ChainStore.ts"
-import { startScenarioSandbox } from "../../src/sandbox/scenario/index.ts"
-import { TestDatabase } from "../support/testDatabase.ts"
+import { startScenarioSandbox } from "../sandbox/scenario/index.ts"
+import { TestDatabase } from "./support/testDatabase.ts"
 
 const PROGRAM = "BUNDDh4P5XviMm1f3gCvnq2qKx6TGosAGnoUK12e7cXU"
 const users = Number(process.env["BENCH_USERS"] ?? 40)

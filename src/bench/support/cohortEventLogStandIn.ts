@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { type Binding, CohortEventLog, type FlowRow } from "../../services/CohortEventLog.ts"
+import { type Binding, CohortEventLog, type FlowRow } from "../../../services/CohortEventLog.ts"
 
 /** An event log holding the given bindings and flows (default: none), its history complete unless told. */
 export const CohortEventLogStandIn = (options: {

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
-import { presentedKey } from "../../layers/auth/PartnerKeyLive.ts"
-import { Unauthorized } from "../../src/api/errors.ts"
-import { implementMiddleware } from "../../src/api/middleware.ts"
-import { PartnerKey } from "../../src/api/security/PartnerKey.ts"
+import { presentedKey } from "../../../layers/auth/PartnerKeyLive.ts"
+import { Unauthorized } from "../../api/errors.ts"
+import { implementMiddleware } from "../../api/middleware.ts"
+import { PartnerKey } from "../../api/security/PartnerKey.ts"
 
 /** The partner key the test gateway accepts (the real middleware is tested against Postgres elsewhere). */
 export const TEST_PARTNER_KEY = "vg_sandbox_test_partner_key"

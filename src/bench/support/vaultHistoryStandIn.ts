@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
-import { VaultHistory } from "../../services/VaultHistory.ts"
-import type { DailyRow } from "../../src/domain/history/dailyRow.ts"
+import { VaultHistory } from "../../../services/VaultHistory.ts"
+import type { DailyRow } from "../../domain/history/dailyRow.ts"
 
 /** `VaultHistory` over fixed rows per vault (already one per day, oldest first), filtered like the SQL. */
 export const VaultHistoryStandIn = (rowsByVault: ReadonlyMap<string, ReadonlyArray<DailyRow>> = new Map()) =>

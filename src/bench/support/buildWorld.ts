@@ -1,21 +1,21 @@
 // A projection holding one vault (Bundle, OracleData, BundleTempData) plus the positions and
 // builder registrations a test needs, built from the blank accounts the program creates.
 import type { Address } from "@solana/kit"
-import type { Bundle, BundleTempData, OracleData, ReferrerAccount, UserBundleAccount } from "../../../src/ntbundle/accounts.ts"
-import { encodeAccount } from "../../../src/ntbundle/accounts.ts"
+import type { Bundle, BundleTempData, OracleData, ReferrerAccount, UserBundleAccount } from "../../ntbundle/accounts.ts"
+import { encodeAccount } from "../../ntbundle/accounts.ts"
 import {
   blankBundle,
   blankBundleTempData,
   blankOracleData,
   blankReferrerAccount,
   blankUserBundleAccount
-} from "../../../src/ntbundle/blankAccounts.ts"
-import { findBundleTempDataPda, findOraclePda, findReferrerPda, findUserBundlePda } from "../../../src/ntbundle/pdas.ts"
-import { NTBUNDLE_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
-import { ProjectionState } from "../../../src/domain/projection/state.ts"
-import type { LatestBlockhash } from "../../../src/domain/builds/blockhash.ts"
-import type { BuildContext } from "../../../src/domain/builds/context.ts"
-import { deterministicKeypair } from "../../../src/sandbox/crypto/keypair.ts"
+} from "../../ntbundle/blankAccounts.ts"
+import { findBundleTempDataPda, findOraclePda, findReferrerPda, findUserBundlePda } from "../../ntbundle/pdas.ts"
+import { NTBUNDLE_PROGRAM_ID } from "../../ntbundle/programs.ts"
+import { ProjectionState } from "../../domain/projection/state.ts"
+import type { LatestBlockhash } from "../../domain/builds/blockhash.ts"
+import type { BuildContext } from "../../domain/builds/context.ts"
+import { deterministicKeypair } from "../../sandbox/crypto/keypair.ts"
 
 /** A wallet (an ed25519 public key, so on the curve). */
 export const wallet = (label: string): Address => deterministicKeypair("builds", label).address as Address

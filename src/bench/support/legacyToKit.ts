@@ -1,5 +1,5 @@
 import type { AccountRole, Address, Instruction } from "@solana/kit"
-import type { LegacyWireInstruction } from "../../../src/tx/legacyInstruction.ts"
+import type { LegacyWireInstruction } from "../../tx/legacyInstruction.ts"
 
 /** A legacy wire instruction back as a kit instruction (to recompile `instructions[]` with kit). */
 export const fromLegacy = (instruction: LegacyWireInstruction): Instruction => ({

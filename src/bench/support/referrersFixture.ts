@@ -1,9 +1,9 @@
 import type { Address } from "@solana/kit"
-import { encodeReferrerAccount, type ReferrerAccount } from "../../src/ntbundle/accounts.ts"
-import { blankReferralTier, blankReferrerAccount } from "../../src/ntbundle/blankAccounts.ts"
-import { findReferrerPda } from "../../src/ntbundle/pdas.ts"
-import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
-import type { ProjectionState } from "../../src/domain/projection/state.ts"
+import { encodeReferrerAccount, type ReferrerAccount } from "../../ntbundle/accounts.ts"
+import { blankReferralTier, blankReferrerAccount } from "../../ntbundle/blankAccounts.ts"
+import { findReferrerPda } from "../../ntbundle/pdas.ts"
+import { NTBUNDLE_PROGRAM_ID } from "../../ntbundle/programs.ts"
+import type { ProjectionState } from "../../domain/projection/state.ts"
 
 /** A tier schedule of the Bundle account: the given tiers, padded to the program's five slots. */
 export const tierSchedule = (tiers: ReadonlyArray<{ threshold: bigint; mfeeBps: number; pfeeBps: number }>) => ({

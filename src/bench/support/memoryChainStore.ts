@@ -1,6 +1,6 @@
 import { Effect, Layer, Option, Ref, Stream } from "effect"
-import type { ProgramEvents } from "../../services/ChainSource.ts"
-import { ChainStore, type Checkpoint, type StoredAccount } from "../../services/ChainStore.ts"
+import type { ProgramEvents } from "../../../services/ChainSource.ts"
+import { ChainStore, type Checkpoint, type StoredAccount } from "../../../services/ChainStore.ts"
 
 export interface MemoryChainStoreState {
   checkpoint: Checkpoint | null

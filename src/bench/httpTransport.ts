@@ -5,18 +5,18 @@ import { Effect, Either, Layer, Queue, Runtime, Schema, Stream } from "effect"
 import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { HttpListener, HttpServer } from "../../layers/uws/HttpServer.ts"
-import { Api } from "../../src/api/Api.ts"
-import { StatusBody, toStatusBody } from "../../src/api/system/statusBody.ts"
-import { HealthBody, SystemApi } from "../../src/api/system/SystemApi.ts"
-import { BadRequestResponse, InternalErrorResponse } from "../../src/api/errors.ts"
-import { VERSION } from "../../src/version.ts"
-import { SystemHandlersLive } from "../../src/api/system/SystemHandlers.ts"
-import { listenForTest } from "../support/httpTestServer.ts"
-import { measureLatency, measureThroughput } from "../support/httpLoadClient.ts"
-import { cpuSecondsOf } from "../support/processCpu.ts"
-import { ProjectionState } from "../../src/domain/projection/state.ts"
-import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
-import { liveStatus } from "../support/projectionTest.ts"
+import { Api } from "../api/Api.ts"
+import { StatusBody, toStatusBody } from "../api/system/statusBody.ts"
+import { HealthBody, SystemApi } from "../api/system/SystemApi.ts"
+import { BadRequestResponse, InternalErrorResponse } from "../api/errors.ts"
+import { VERSION } from "../version.ts"
+import { SystemHandlersLive } from "../api/system/SystemHandlers.ts"
+import { listenForTest } from "./support/httpTestServer.ts"
+import { measureLatency, measureThroughput } from "./support/httpLoadClient.ts"
+import { cpuSecondsOf } from "./support/processCpu.ts"
+import { ProjectionState } from "../domain/projection/state.ts"
+import { NTBUNDLE_PROGRAM_ID } from "../ntbundle/programs.ts"
+import { liveStatus } from "./support/projectionTest.ts"
 
 /**
  * `GET /status` through the contract transport against bare uWS routes returning a static body of
@@ -24,7 +24,7 @@ import { liveStatus } from "../support/projectionTest.ts"
  * JS thread). Rounds alternate between routes; the best round of each counts. Then latency at a
  * fixed request rate. Target (DESIGN §7): transport >= 0.5 of bare uWS req/s.
  *
- *   npx tsx test/bench/httpTransport.ts
+ *   npx tsx src/bench/httpTransport.ts
  */
 
 const ROUTES = {

@@ -5,11 +5,11 @@ import type { Address } from "@solana/kit"
 import { Effect, Layer } from "effect"
 import WebSocket from "ws"
 import { HttpListener } from "../../layers/uws/HttpServer.ts"
-import { registryVaults } from "../../src/ntbundle/registry.ts"
-import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
-import { liveStatus, ProjectionControl } from "../support/projectionTest.ts"
-import { VaultStateFixture } from "../support/vaultStateFixture.ts"
-import { streamGatewayForTest } from "../ws/wsTestServer.ts"
+import { registryVaults } from "../ntbundle/registry.ts"
+import { TEST_PARTNER_KEY } from "./support/partnerKeyStandIn.ts"
+import { liveStatus, ProjectionControl } from "./support/projectionTest.ts"
+import { VaultStateFixture } from "./support/vaultStateFixture.ts"
+import { streamGatewayForTest } from "./support/wsTestServer.ts"
 
 /**
  * `/v2/stream` fan-out: CLIENTS WebSocket clients (in CLIENT_PROCESSES child processes) each follow
@@ -18,7 +18,7 @@ import { streamGatewayForTest } from "../ws/wsTestServer.ts"
  * notification having been applied) to the frame being received by a sampled client: an upper
  * bound of "notification -> frame sent", since it includes the loopback and the client's parsing.
  *
- *   npx tsx test/bench/wsFanout.ts   (BENCH_CLIENTS, BENCH_RATE, BENCH_SECONDS to change the load)
+ *   npx tsx src/bench/wsFanout.ts   (BENCH_CLIENTS, BENCH_RATE, BENCH_SECONDS to change the load)
  */
 
 const CLIENT_FLAG = "--clients"

@@ -1,9 +1,9 @@
-import { WsStreamLive } from "../../layers/uws/wsStream.ts"
-import type { WsHub } from "../../layers/uws/wsHub.ts"
-import type { ProjectionState } from "../../src/domain/projection/state.ts"
-import type { ProjectionStatus } from "../../src/domain/status.ts"
-import type { WsLimits } from "../../src/ws/limits.ts"
-import { gatewayForTest } from "../support/httpTestServer.ts"
+import { WsStreamLive } from "../../../layers/uws/wsStream.ts"
+import type { WsHub } from "../../../layers/uws/wsHub.ts"
+import type { ProjectionState } from "../../domain/projection/state.ts"
+import type { ProjectionStatus } from "../../domain/status.ts"
+import type { WsLimits } from "../../ws/limits.ts"
+import { gatewayForTest } from "./httpTestServer.ts"
 
 /** The REST API and `/v2/stream` on one real uWS server, over a `ProjectionTest` the test drives. */
 export const streamGatewayForTest = (

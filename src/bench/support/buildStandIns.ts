@@ -1,10 +1,10 @@
 import type { Address } from "@solana/kit"
 import { Effect, Layer } from "effect"
-import { RateLimiterMemory } from "../../layers/memory/RateLimiterMemory.ts"
-import { Blockhash } from "../../services/Blockhash.ts"
-import { BuilderCodes } from "../../services/BuilderCodes.ts"
-import { PriorityFees } from "../../services/PriorityFees.ts"
-import { TokenBalances } from "../../services/TokenBalances.ts"
+import { RateLimiterMemory } from "../../../layers/memory/RateLimiterMemory.ts"
+import { Blockhash } from "../../../services/Blockhash.ts"
+import { BuilderCodes } from "../../../services/BuilderCodes.ts"
+import { PriorityFees } from "../../../services/PriorityFees.ts"
+import { TokenBalances } from "../../../services/TokenBalances.ts"
 
 /** A fixed blockhash (base58 of 32 bytes) for builds that never reach a chain. */
 export const STAND_IN_BLOCKHASH = { blockhash: "EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG", lastValidBlockHeight: 1_000, slot: 900 }

@@ -11,15 +11,15 @@ import { WsStreamLive } from "../../layers/uws/wsStream.ts"
 import { type AccountUpdated, type ChainEvent, ChainSource } from "../../services/ChainSource.ts"
 import { NoPricesLive } from "../../services/Prices.ts"
 import { Projection } from "../../services/Projection.ts"
-import { encodeAccount } from "../../src/ntbundle/accounts.ts"
-import { blankBundle, blankBundleTempData, blankOracleData, blankUserBundleAccount } from "../../src/ntbundle/blankAccounts.ts"
-import { findBundleTempDataPda, findOraclePda, findUserBundlePda } from "../../src/ntbundle/pdas.ts"
-import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
-import { registryVaults } from "../../src/ntbundle/registry.ts"
-import { listenForTest } from "../support/httpTestServer.ts"
-import { memoryChainStore } from "../support/memoryChainStore.ts"
-import { PartnerKeyStandIn } from "../support/partnerKeyStandIn.ts"
-import { scriptedChainSource } from "../support/scriptedChainSource.ts"
+import { encodeAccount } from "../ntbundle/accounts.ts"
+import { blankBundle, blankBundleTempData, blankOracleData, blankUserBundleAccount } from "../ntbundle/blankAccounts.ts"
+import { findBundleTempDataPda, findOraclePda, findUserBundlePda } from "../ntbundle/pdas.ts"
+import { NTBUNDLE_PROGRAM_ID } from "../ntbundle/programs.ts"
+import { registryVaults } from "../ntbundle/registry.ts"
+import { listenForTest } from "./support/httpTestServer.ts"
+import { memoryChainStore } from "./support/memoryChainStore.ts"
+import { PartnerKeyStandIn } from "./support/partnerKeyStandIn.ts"
+import { scriptedChainSource } from "./support/scriptedChainSource.ts"
 import { type ClientReport, idlePolicyAvailable, startClients } from "./wsFanout.ts"
 
 /**
@@ -35,7 +35,7 @@ import { type ClientReport, idlePolicyAvailable, startClients } from "./wsFanout
  * scheduling policy where chrt is available), standing in for partners on other machines (on a small
  * machine they would otherwise take the server's cores).
  *
- *   npx tsx test/bench/wsLatency.ts   (BENCH_CLIENTS, BENCH_RATE, BENCH_SECONDS to change the load;
+ *   npx tsx src/bench/wsLatency.ts   (BENCH_CLIENTS, BENCH_RATE, BENCH_SECONDS to change the load;
  *   BENCH_CPU_PROFILE=<file> writes a CPU profile of the measured window only, without set-up)
  */
 

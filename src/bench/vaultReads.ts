@@ -5,14 +5,14 @@ import { Effect, Layer } from "effect"
 import { PartnerKeyLive } from "../../layers/auth/PartnerKeyLive.ts"
 import { RateLimiterMemory } from "../../layers/memory/RateLimiterMemory.ts"
 import { HttpListener, HttpServer } from "../../layers/uws/HttpServer.ts"
-import { registryVaults } from "../../src/ntbundle/registry.ts"
-import { putReferrer, tierSchedule } from "../api/referrersFixture.ts"
-import { measureLatency, measureThroughput } from "../support/httpLoadClient.ts"
-import { cpuSecondsOf } from "../support/processCpu.ts"
-import { gatewayForTest } from "../support/httpTestServer.ts"
-import { makePartnerKeysInMemory } from "../support/partnerKeysInMemory.ts"
-import { liveStatus } from "../support/projectionTest.ts"
-import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+import { registryVaults } from "../ntbundle/registry.ts"
+import { putReferrer, tierSchedule } from "./support/referrersFixture.ts"
+import { measureLatency, measureThroughput } from "./support/httpLoadClient.ts"
+import { cpuSecondsOf } from "./support/processCpu.ts"
+import { gatewayForTest } from "./support/httpTestServer.ts"
+import { makePartnerKeysInMemory } from "./support/partnerKeysInMemory.ts"
+import { liveStatus } from "./support/projectionTest.ts"
+import { VaultStateFixture } from "./support/vaultStateFixture.ts"
 
 /**
  * The hot keyed reads — `GET /v2/vault/{address}`, `GET /v2/vaults`, `GET /v2/referrer/{address}/summary`
@@ -22,7 +22,7 @@ import { VaultStateFixture } from "../support/vaultStateFixture.ts"
  * (with its `x-api-key`) to both, best of alternating rounds; then latency at a fixed rate.
  * Target (DESIGN §7): >= 0.5 of bare.
  *
- *   npx tsx test/bench/vaultReads.ts
+ *   npx tsx src/bench/vaultReads.ts
  */
 
 const SERVE_FLAG = "--serve"

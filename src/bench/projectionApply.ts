@@ -1,10 +1,10 @@
 import { type Address, getAddressDecoder } from "@solana/kit"
 import { randomBytes } from "node:crypto"
-import { decodeAccount, encodeAccount } from "../../src/ntbundle/accounts.ts"
-import { blankBundle, blankUserBundleAccount } from "../../src/ntbundle/blankAccounts.ts"
-import { findUserBundlePda } from "../../src/ntbundle/pdas.ts"
-import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
-import { type AccountUpdate, ProjectionState } from "../../src/domain/projection/state.ts"
+import { decodeAccount, encodeAccount } from "../ntbundle/accounts.ts"
+import { blankBundle, blankUserBundleAccount } from "../ntbundle/blankAccounts.ts"
+import { findUserBundlePda } from "../ntbundle/pdas.ts"
+import { NTBUNDLE_PROGRAM_ID } from "../ntbundle/programs.ts"
+import { type AccountUpdate, ProjectionState } from "../domain/projection/state.ts"
 
 /**
  * Apply rate of the projection (decode + reduce + index) against a loop that only decodes the

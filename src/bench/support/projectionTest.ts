@@ -1,10 +1,10 @@
 import { Context, Effect, Either, Layer, PubSub } from "effect"
-import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
-import { ProjectionUnavailable } from "../../src/domain/errors.ts"
-import { ProjectionState } from "../../src/domain/projection/state.ts"
-import { isLive, type ProjectionStatus } from "../../src/domain/status.ts"
-import { StatusCell } from "../../src/domain/statusCell.ts"
-import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
+import { Projection, type ProjectionChangeBatch } from "../../../services/Projection.ts"
+import { ProjectionUnavailable } from "../../domain/errors.ts"
+import { ProjectionState } from "../../domain/projection/state.ts"
+import { isLive, type ProjectionStatus } from "../../domain/status.ts"
+import { StatusCell } from "../../domain/statusCell.ts"
+import { NTBUNDLE_PROGRAM_ID } from "../../ntbundle/programs.ts"
 
 export const startingStatus: ProjectionStatus = {
   status: "starting",

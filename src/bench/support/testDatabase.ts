@@ -4,7 +4,7 @@ import path from "node:path"
 import * as Reactivity from "@effect/experimental/Reactivity"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option, Redacted } from "effect"
-import { DatabaseLive } from "../../layers/postgres/Database.ts"
+import { DatabaseLive } from "../../../layers/postgres/Database.ts"
 
 /** A fresh temporary directory that the `postgres` system user can traverse (mkdtemp makes 0700 ones). */
 export const tempDir = (prefix: string): string => {

@@ -9,19 +9,19 @@ import { CohortEventLogLive } from "../../layers/postgres/CohortEventLogLive.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { HttpListener, HttpServer } from "../../layers/uws/HttpServer.ts"
 import { NoPricesLive } from "../../services/Prices.ts"
-import { BadRequestResponse, InternalErrorResponse } from "../../src/api/errors.ts"
-import { implementMiddleware } from "../../src/api/middleware.ts"
-import { ReferrersApi } from "../../src/api/referrers/ReferrersApi.ts"
-import { ReferrersHandlersLive } from "../../src/api/referrers/ReferrersHandlers.ts"
-import { PartnerKey } from "../../src/api/security/PartnerKey.ts"
-import { ProjectionState } from "../../src/domain/projection/state.ts"
-import { ReferrerPayoutsPostgres } from "../../src/domain/reporting/ReferrerPayoutsPostgres.ts"
-import { createSandboxChain } from "../../src/sandbox/sandbox.ts"
-import { installScenario } from "../../src/sandbox/scenario/scenario.ts"
-import { measureThroughput } from "../support/httpLoadClient.ts"
-import { listenForTest } from "../support/httpTestServer.ts"
-import { liveStatus, ProjectionTest } from "../support/projectionTest.ts"
-import { TestDatabase } from "../support/testDatabase.ts"
+import { BadRequestResponse, InternalErrorResponse } from "../api/errors.ts"
+import { implementMiddleware } from "../api/middleware.ts"
+import { ReferrersApi } from "../api/referrers/ReferrersApi.ts"
+import { ReferrersHandlersLive } from "../api/referrers/ReferrersHandlers.ts"
+import { PartnerKey } from "../api/security/PartnerKey.ts"
+import { ProjectionState } from "../domain/projection/state.ts"
+import { ReferrerPayoutsPostgres } from "../domain/reporting/ReferrerPayoutsPostgres.ts"
+import { createSandboxChain } from "../sandbox/sandbox.ts"
+import { installScenario } from "../sandbox/scenario/scenario.ts"
+import { measureThroughput } from "./support/httpLoadClient.ts"
+import { listenForTest } from "./support/httpTestServer.ts"
+import { liveStatus, ProjectionTest } from "./support/projectionTest.ts"
+import { TestDatabase } from "./support/testDatabase.ts"
 import { CohortEventLog } from "../../services/CohortEventLog.ts"
 
 /**
@@ -34,7 +34,7 @@ import { CohortEventLog } from "../../services/CohortEventLog.ts"
  * pages are warm: their bindings were read once, and recorded bindings are kept in memory, so the
  * figures are the projection path; a cold page adds one indexed query.
  *
- *   npx tsx test/bench/referrerReads.ts   (BENCH_NO_DB=1: the event log in memory, to see what the query costs)
+ *   npx tsx src/bench/referrerReads.ts   (BENCH_NO_DB=1: the event log in memory, to see what the query costs)
  */
 
 const SERVE_FLAG = "--serve"

@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit"
-import { ProjectionState } from "../../src/domain/projection/state.ts"
+import { ProjectionState } from "../../domain/projection/state.ts"
 import {
   type Bundle,
   type BundleTempData,
@@ -9,10 +9,10 @@ import {
   encodeUserBundleAccount,
   type OracleData,
   type UserBundleAccount
-} from "../../src/ntbundle/accounts.ts"
-import { blankBundle, blankBundleTempData, blankOracleData, blankUserBundleAccount } from "../../src/ntbundle/blankAccounts.ts"
-import { findBundleTempDataPda, findOraclePda, findUserBundlePda } from "../../src/ntbundle/pdas.ts"
-import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
+} from "../../ntbundle/accounts.ts"
+import { blankBundle, blankBundleTempData, blankOracleData, blankUserBundleAccount } from "../../ntbundle/blankAccounts.ts"
+import { findBundleTempDataPda, findOraclePda, findUserBundlePda } from "../../ntbundle/pdas.ts"
+import { NTBUNDLE_PROGRAM_ID } from "../../ntbundle/programs.ts"
 
 /** Builds a `ProjectionState` from blank accounts, through `apply` like ingestion does. */
 export class VaultStateFixture {

@@ -1,5 +1,5 @@
 import { Effect, Layer, Queue, Stream } from "effect"
-import { type AccountUpdated, type ChainEvent, ChainSource, type ResumePoint } from "../../services/ChainSource.ts"
+import { type AccountUpdated, type ChainEvent, ChainSource, type ResumePoint } from "../../../services/ChainSource.ts"
 
 /**
  * A ChainSource whose stream the test feeds event by event, and whose account fetches answer from

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
-import { type HistoryCoverage, ReferrerHistory } from "../../services/ReferrerHistory.ts"
-import { cutAtDate } from "../../src/domain/history/datePage.ts"
-import type { ReferrerDailyRow } from "../../src/domain/history/referrerDailyRow.ts"
+import { type HistoryCoverage, ReferrerHistory } from "../../../services/ReferrerHistory.ts"
+import { cutAtDate } from "../../domain/history/datePage.ts"
+import type { ReferrerDailyRow } from "../../domain/history/referrerDailyRow.ts"
 
 /**
  * `ReferrerHistory` over fixed rows (completed ones have `partialThrough: null`), paged like the

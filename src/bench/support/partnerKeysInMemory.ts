@@ -4,8 +4,8 @@ import {
   type IssueKey,
   type PartnerKeyRecord,
   PartnerKeys
-} from "../../services/PartnerKeys.ts"
-import { generateApiKey, hashApiKey, KEY_PREFIXES } from "../../src/domain/partnerKeys/apiKeyFormat.ts"
+} from "../../../services/PartnerKeys.ts"
+import { generateApiKey, hashApiKey, KEY_PREFIXES } from "../../domain/partnerKeys/apiKeyFormat.ts"
 
 export interface InMemoryKeyStore {
   /** Lookups that reached the store (cache misses of the middleware). */

@@ -5,7 +5,7 @@
  * projection until it is live (decode, index, vault hints), and separately streams them raw.
  * Runs on an embedded PostgreSQL in a temp dir, or on a scratch database of DATABASE_URL's server.
  *
- *   npx tsx test/bench/checkpointRestore.ts            (BENCH_ACCOUNTS=100000 for a quicker run)
+ *   npx tsx src/bench/checkpointRestore.ts            (BENCH_ACCOUNTS=100000 for a quicker run)
  */
 import { spawn } from "node:child_process"
 import { randomFillSync } from "node:crypto"
@@ -19,11 +19,11 @@ import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
 import { ChainStore, type StoredAccount } from "../../services/ChainStore.ts"
 import { Projection } from "../../services/Projection.ts"
 import { ProjectionLive } from "../../layers/memory/ProjectionLive.ts"
-import { encodeAccount } from "../../src/ntbundle/accounts.ts"
-import { blankUserBundleAccount, ZERO_ADDRESS } from "../../src/ntbundle/blankAccounts.ts"
-import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
-import { scriptedChainSource } from "../support/scriptedChainSource.ts"
-import { TestDatabase } from "../support/testDatabase.ts"
+import { encodeAccount } from "../ntbundle/accounts.ts"
+import { blankUserBundleAccount, ZERO_ADDRESS } from "../ntbundle/blankAccounts.ts"
+import { NTBUNDLE_PROGRAM_ID } from "../ntbundle/programs.ts"
+import { scriptedChainSource } from "./support/scriptedChainSource.ts"
+import { TestDatabase } from "./support/testDatabase.ts"
 
 const USER_BUNDLE_ACCOUNT_BYTES = 440
 const VAULTS = 64

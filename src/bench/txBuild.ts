@@ -14,12 +14,12 @@ import {
 import { Either } from "effect"
 import { randomBytes } from "node:crypto"
 import { pathToFileURL } from "node:url"
-import { buildDepositTransaction } from "../../src/domain/builds/deposit.ts"
-import { parseDepositRequest, parseWithdrawRequest } from "../../src/domain/builds/requests.ts"
-import { buildWithdrawTransaction } from "../../src/domain/builds/withdraw.ts"
-import { isOnEd25519Curve } from "../../src/ntbundle/ed25519.ts"
-import { context, makeWorld, NOW, vault } from "../domain/builds/world.ts"
-import { fromLegacy } from "../domain/builds/legacyToKit.ts"
+import { buildDepositTransaction } from "../domain/builds/deposit.ts"
+import { parseDepositRequest, parseWithdrawRequest } from "../domain/builds/requests.ts"
+import { buildWithdrawTransaction } from "../domain/builds/withdraw.ts"
+import { isOnEd25519Curve } from "../ntbundle/ed25519.ts"
+import { context, makeWorld, NOW, vault } from "./support/buildWorld.ts"
+import { fromLegacy } from "./support/legacyToKit.ts"
 
 /**
  * Unsigned transaction builds with a cached blockhash and simulation off (DESIGN §7: >= 2k/s,
