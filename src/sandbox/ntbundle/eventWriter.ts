@@ -27,25 +27,29 @@ const pubkey = (address: string): Uint8Array => {
   return bytes
 }
 
-type Put = (offset: number, value: any) => void
-
-const put128: Put = (offset, value: bigint) => {
-  const wide = BigInt.asUintN(128, value)
-  view.setBigUint64(offset, wide % U64, true)
-  view.setBigUint64(offset + 8, wide / U64, true)
-}
-
-/** The fixed-size field types: byte width and a little-endian writer, as Borsh lays them out. */
-const FIXED: Readonly<Record<PrimitiveFieldType, readonly [width: number, put: Put]>> = {
-  bool: [1, (offset, value) => view.setUint8(offset, value === true ? 1 : 0)],
-  u8: [1, (offset, value) => view.setUint8(offset, value)], i8: [1, (offset, value) => view.setInt8(offset, value)],
-  u16: [2, (offset, value) => view.setUint16(offset, value, true)], i16: [2, (offset, value) => view.setInt16(offset, value, true)],
-  u32: [4, (offset, value) => view.setUint32(offset, value, true)], i32: [4, (offset, value) => view.setInt32(offset, value, true)],
-  f32: [4, (offset, value) => view.setFloat32(offset, value, true)], f64: [8, (offset, value) => view.setFloat64(offset, value, true)],
-  u64: [8, (offset, value) => view.setBigUint64(offset, value, true)], i64: [8, (offset, value) => view.setBigInt64(offset, value, true)],
-  u128: [16, put128],
-  i128: [16, put128],
-  pubkey: [32, (offset, value) => scratch.set(pubkey(value), offset)]
+/** A fixed-size field, little-endian as Borsh lays it out; the offset after it. */
+const writePrimitive = (type: PrimitiveFieldType, value: unknown, offset: number): number => {
+  switch (type) {
+    case "bool": view.setUint8(offset, value === true ? 1 : 0); return offset + 1
+    case "u8": view.setUint8(offset, value as number); return offset + 1
+    case "i8": view.setInt8(offset, value as number); return offset + 1
+    case "u16": view.setUint16(offset, value as number, true); return offset + 2
+    case "i16": view.setInt16(offset, value as number, true); return offset + 2
+    case "u32": view.setUint32(offset, value as number, true); return offset + 4
+    case "i32": view.setInt32(offset, value as number, true); return offset + 4
+    case "f32": view.setFloat32(offset, value as number, true); return offset + 4
+    case "f64": view.setFloat64(offset, value as number, true); return offset + 8
+    case "u64": view.setBigUint64(offset, value as bigint, true); return offset + 8
+    case "i64": view.setBigInt64(offset, value as bigint, true); return offset + 8
+    case "u128":
+    case "i128": {
+      const wide = BigInt.asUintN(128, value as bigint)
+      view.setBigUint64(offset, wide % U64, true)
+      view.setBigUint64(offset + 8, wide / U64, true)
+      return offset + 16
+    }
+    case "pubkey": scratch.set(pubkey(value as string), offset); return offset + 32
+  }
 }
 
 const writeItems = (type: FieldType, items: ReadonlyArray<unknown>, offset: number): number => {
@@ -55,11 +59,7 @@ const writeItems = (type: FieldType, items: ReadonlyArray<unknown>, offset: numb
 }
 
 const writeField = (type: FieldType, value: unknown, offset: number): number => {
-  if (typeof type === "string") {
-    const [width, put] = FIXED[type]
-    put(offset, value)
-    return offset + width
-  }
+  if (typeof type === "string") return writePrimitive(type, value, offset)
   if ("bytes" in type) {
     scratch.set(value as Uint8Array, offset)
     return offset + type.bytes
