@@ -4,7 +4,7 @@ import { buildDeposit, type AttributedDepositPlan, type DepositPlan } from "../.
 import { depositFee, resolveEffectiveFees } from "../../ntbundle/math.ts"
 import type { PositionFields } from "../../ntbundle/positionFields.ts"
 import type { VaultView } from "../projection/state.ts"
-import { AcceptedBuild, assembleForRequest, buildInVault, rejectedBuild, type Fields } from "./transactionBuild.ts"
+import { acceptedHead, assembleForRequest, buildInVault, rejectedBuild, type Fields } from "./transactionBuild.ts"
 import { resolveAttribution } from "./attribution.ts"
 import type { BuildContext } from "./context.ts"
 import { vaultDepositRejection } from "./depositPolicy.ts"
@@ -95,11 +95,11 @@ const depositAnswer = (input: DepositBuildInput, view: VaultView, position: Posi
   return new AcceptedDepositBuild(input.vaultAddress, user, transaction, request.amount, plan, attribution)
 }
 
-interface AcceptedDepositBuild extends Fields<Omit<AcceptedDeposit, keyof AcceptedBuild>> {}
+interface AcceptedDepositBuild extends Fields<AcceptedDeposit> {}
 
-class AcceptedDepositBuild extends AcceptedBuild {
+class AcceptedDepositBuild {
   constructor(vaultAddress: string, userAddress: string, transaction: BuiltTransaction, amount: bigint, plan: Plan, attribution: Attribution | undefined) {
-    super(vaultAddress, userAddress, transaction)
+    acceptedHead(this, vaultAddress, userAddress, transaction)
     // only when the request asked for attribution, between the transaction and the amounts
     if (attribution !== undefined) this.attribution = attribution
     this.amountRaw = amount.toString()

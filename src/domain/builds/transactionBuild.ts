@@ -8,7 +8,7 @@ import type { BuildContext } from "./context.ts"
 import { UnknownVault } from "./errors.ts"
 import { readPosition } from "./projectedAccounts.ts"
 import type { RejectionReason } from "./rejections.ts"
-import { accepted, rejectedBecause, type BuiltTransaction, type Rejected } from "./responses.ts"
+import { accepted, rejectedBecause, type BuiltTransaction, type Rejected, type Validation } from "./responses.ts"
 
 /**
  * A build against the vault `input` names: UnknownVault when the projection has no such vault (the
@@ -45,29 +45,23 @@ export const rejectedBuild = (
 /** A response type's fields, assignable once in a constructor. */
 export type Fields<T> = { -readonly [K in keyof T]: T[K] }
 
-/**
- * The fields every accepted build answers with, assigned in wire order; a subclass assigns its
- * kind's fields after them. A class rather than a spread literal: each answer is one object built
- * in one go. The field types come from responses.ts (by declaration merging).
- */
-export interface AcceptedBuild extends Fields<BuiltTransaction> {
-  vaultAddress: string
-  userAddress: string
-  validation: typeof accepted
-}
+type AcceptedHead = Fields<BuiltTransaction> & { vaultAddress: string; userAddress: string; validation: Validation & { readonly accepted: true } }
 
-export class AcceptedBuild {
-  constructor(vaultAddress: string, userAddress: string, transaction: BuiltTransaction) {
-    this.vaultAddress = vaultAddress
-    this.userAddress = userAddress
-    this.validation = accepted
-    this.transactionBase64 = transaction.transactionBase64
-    this.instructions = transaction.instructions
-    this.blockhash = transaction.blockhash
-    this.lastValidBlockHeight = transaction.lastValidBlockHeight
-    this.signers = transaction.signers
-    this.computeUnitLimit = transaction.computeUnitLimit
-    this.priorityFeeMicroLamports = transaction.priorityFeeMicroLamports
-    this.simulation = transaction.simulation
-  }
+/**
+ * Assigns the fields every accepted build answers with, in wire order, to a new answer (from its
+ * kind's constructor, which assigns its own fields after them). A constructor rather than a spread
+ * literal: each answer is one object with every field in place, built in one go.
+ */
+export const acceptedHead = (answer: AcceptedHead, vaultAddress: string, userAddress: string, transaction: BuiltTransaction): void => {
+  answer.vaultAddress = vaultAddress
+  answer.userAddress = userAddress
+  answer.validation = accepted
+  answer.transactionBase64 = transaction.transactionBase64
+  answer.instructions = transaction.instructions
+  answer.blockhash = transaction.blockhash
+  answer.lastValidBlockHeight = transaction.lastValidBlockHeight
+  answer.signers = transaction.signers
+  answer.computeUnitLimit = transaction.computeUnitLimit
+  answer.priorityFeeMicroLamports = transaction.priorityFeeMicroLamports
+  answer.simulation = transaction.simulation
 }

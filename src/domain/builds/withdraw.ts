@@ -1,7 +1,7 @@
 import type { Address } from "@solana/kit"
 import { Either } from "effect"
 import { buildWithdraw, type WithdrawPlan } from "../../ntbundle/builders/index.ts"
-import { AcceptedBuild, assembleForRequest, buildInVault, rejectedBuild, type Fields } from "./transactionBuild.ts"
+import { acceptedHead, assembleForRequest, buildInVault, rejectedBuild, type Fields } from "./transactionBuild.ts"
 import type { BuildContext } from "./context.ts"
 import type { UnknownVault } from "./errors.ts"
 import type { PositionFields } from "../../ntbundle/positionFields.ts"
@@ -60,11 +60,11 @@ const withdrawalAnswer = (input: WithdrawBuildInput, view: VaultView, position: 
   return new AcceptedWithdrawalBuild(input.vaultAddress, user, transaction, plan, estimate)
 }
 
-interface AcceptedWithdrawalBuild extends Fields<Omit<AcceptedWithdrawal, keyof AcceptedBuild>> {}
+interface AcceptedWithdrawalBuild extends Fields<AcceptedWithdrawal> {}
 
-class AcceptedWithdrawalBuild extends AcceptedBuild {
+class AcceptedWithdrawalBuild {
   constructor(vaultAddress: string, userAddress: string, transaction: BuiltTransaction, plan: WithdrawPlan, estimate: WithdrawalEstimate) {
-    super(vaultAddress, userAddress, transaction)
+    acceptedHead(this, vaultAddress, userAddress, transaction)
     this.sharesAmount = plan.sharesAmount.toString()
     this.estimatedWithdrawalValueRaw = plan.estimatedValueRaw.toString()
     this.estimatedWithdrawalFeeRaw = estimate.feeAmount.toString()
