@@ -1,6 +1,6 @@
 import { EXIT_USAGE, type Command } from "./Command.ts"
 
-/** The benchmarks of `test/bench`, each a module exporting `run(): Promise<Record<string, number>>`. */
+/** The benchmarks of `src/bench`: what each measures. */
 const BENCHMARKS = {
   projectionApply: "projection apply (decode + reduce + index) vs decode-only, same updates",
   httpTransport: "GET /status through the contract transport vs bare uWS, same client, same run",
@@ -14,6 +14,23 @@ const BENCHMARKS = {
 } as const
 
 type BenchmarkName = keyof typeof BENCHMARKS
+
+interface Benchmark {
+  readonly run: () => Promise<Record<string, number>>
+}
+
+/** Loaded on demand (a benchmark imports a server's worth of modules), named statically. */
+const LOADERS: { readonly [K in BenchmarkName]: () => Promise<Benchmark> } = {
+  projectionApply: () => import("../bench/projectionApply.ts"),
+  httpTransport: () => import("../bench/httpTransport.ts"),
+  vaultReads: () => import("../bench/vaultReads.ts"),
+  referrerReads: () => import("../bench/referrerReads.ts"),
+  txBuild: () => import("../bench/txBuild.ts"),
+  txBuildHttp: () => import("../bench/txBuildHttp.ts"),
+  wsFanout: () => import("../bench/wsFanout.ts"),
+  wsLatency: () => import("../bench/wsLatency.ts"),
+  checkpointRestore: () => import("../bench/checkpointRestore.ts")
+}
 
 const HELP = `usage: vault-gateway bench [name ...]
 
@@ -39,8 +56,7 @@ export const bench: Command = {
     const names = args.length > 0 ? (args as Array<BenchmarkName>) : (Object.keys(BENCHMARKS) as Array<BenchmarkName>)
     for (const name of names) {
       process.stdout.write(`\n== ${name}: ${BENCHMARKS[name]}\n`)
-      const module = (await import(`../../test/bench/${name}.ts`)) as { run: () => Promise<Record<string, number>> }
-      const figures = await module.run()
+      const figures = await (await LOADERS[name]()).run()
       for (const [figure, value] of Object.entries(figures)) process.stdout.write(`  ${figure}: ${value}\n`)
     }
     return 0

@@ -16,7 +16,7 @@ import { ReferrerPayoutsLive } from "../../layers/postgres/ReferrerPayoutsLive.t
 import { CohortEventLogLive } from "../../layers/postgres/CohortEventLogLive.ts"
 import { PricesLive } from "../../layers/memory/PricesLive.ts"
 import { priceConfig, resolvePriceFeeds } from "../pyth/priceConfig.ts"
-import { sandboxPriceFeedMap } from "../sandbox/pyth/price-feeds.ts"
+import { sandboxPriceFeedMap } from "../sandbox/pyth/priceFeeds.ts"
 import { VaultHistoryLive } from "../../layers/postgres/VaultHistoryLive.ts"
 import { appConfig, describeConfigError } from "../config.ts"
 import { ingestConfig, sandboxConfig } from "../configIngest.ts"

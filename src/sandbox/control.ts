@@ -7,7 +7,7 @@ import { transactionErrorText } from "./runtime/errors.ts"
 import type { SendOutcome } from "./runtime/processor.ts"
 import type { SandboxControl } from "./rpc/environment.ts"
 import { isRecord, readAddress, readAmount, readOptionalBoolean, readOptionalInteger, type Params } from "./rpc/params.ts"
-import { paramError, RpcError, SEND_TRANSACTION_PREFLIGHT_FAILURE } from "./rpc/rpc-error.ts"
+import { paramError, RpcError, SEND_TRANSACTION_PREFLIGHT_FAILURE } from "./rpc/rpcError.ts"
 
 /**
  * The sandbox_* methods (a contract for tests and tools; params follow Solana's convention: a

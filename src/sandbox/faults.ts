@@ -1,7 +1,7 @@
 import type { JsonValue } from "./codec/json.ts"
 import { createRandom, type Random, type Seed } from "./crypto/random.ts"
 import { isRecord } from "./rpc/params.ts"
-import { paramError } from "./rpc/rpc-error.ts"
+import { paramError } from "./rpc/rpcError.ts"
 
 /**
  * Injected faults, set with sandbox_fault and observed by any client:

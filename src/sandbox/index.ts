@@ -46,9 +46,9 @@ export {
 export { createProgramAddress, findProgramAddress } from "../ntbundle/programAddress.ts"
 export { encodeBase58, decodeBase58 } from "../ntbundle/base58.ts"
 export { Ledger, type AccountState, type AccountWrite, type LedgerEvent } from "./ledger/ledger.ts"
-export type { AccountRecord } from "./ledger/account-store.ts"
-export type { TransactionRecord, TokenBalance } from "./ledger/transaction-store.ts"
-export { MAX_PROCESSING_AGE, type Commitment } from "./ledger/chain-clock.ts"
+export type { AccountRecord } from "./ledger/accountStore.ts"
+export type { TransactionRecord, TokenBalance } from "./ledger/transactionStore.ts"
+export { MAX_PROCESSING_AGE, type Commitment } from "./ledger/chainClock.ts"
 export {
   ProgramRegistry,
   BPF_LOADER_ID,
@@ -77,4 +77,4 @@ export type { SendOutcome, SimulateOutcome, SubmitRequest } from "./runtime/proc
 export type { ExecutionResult } from "./runtime/executor.ts"
 export * as ids from "./programs/ids.ts"
 export * as instructions from "./programs/instructions.ts"
-export * as tokenLayout from "./programs/token-layout.ts"
+export * as tokenLayout from "./programs/tokenLayout.ts"

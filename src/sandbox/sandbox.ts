@@ -7,11 +7,11 @@ import { DEFAULT_NTBUNDLE_PROGRAM_ID } from "./programs/ids.ts"
 import { Notifier } from "./pubsub/notifier.ts"
 import { Outbox } from "./pubsub/outbox.ts"
 import { SubscriptionRegistry } from "./pubsub/subscriptions.ts"
-import { listenPubSub, type PubSubServer } from "./pubsub/ws-server.ts"
+import { listenPubSub, type PubSubServer } from "./pubsub/wsServer.ts"
 import type { SendOutcome, SubmitRequest } from "./runtime/processor.ts"
 import { RpcDispatcher } from "./rpc/dispatcher.ts"
 import { mintDecimalsFrom } from "./rpc/environment.ts"
-import { listenHttpRpc, type HttpRpcServer } from "./rpc/http-server.ts"
+import { listenHttpRpc, type HttpRpcServer } from "./rpc/httpServer.ts"
 import { SlotTicker } from "./ticker.ts"
 
 /**

@@ -3,10 +3,10 @@ import type { Address } from "@solana/kit"
 import { Effect } from "effect"
 import type { DailyRow } from "../../src/domain/history/dailyRow.ts"
 import { fetchJson } from "../support/httpFetch.ts"
-import { gatewayClient, gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
-import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
-import { liveStatus } from "../support/projectionTest.ts"
-import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+import { gatewayClient, gatewayForTest, serverUrl } from "../../src/bench/support/httpTestServer.ts"
+import { TEST_PARTNER_KEY } from "../../src/bench/support/partnerKeyStandIn.ts"
+import { liveStatus } from "../../src/bench/support/projectionTest.ts"
+import { VaultStateFixture } from "../../src/bench/support/vaultStateFixture.ts"
 
 const keyed = { headers: { "x-api-key": TEST_PARTNER_KEY } }
 const VAULT = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address

@@ -4,11 +4,11 @@ import { Effect } from "effect"
 import type { DailyRow } from "../../src/domain/history/dailyRow.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { fetchJson } from "../support/httpFetch.ts"
-import { gatewayClient, gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
-import { liveStatus } from "../support/projectionTest.ts"
-import { ReferrerHistoryStandIn } from "../support/referrerHistoryStandIn.ts"
-import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
-import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+import { gatewayClient, gatewayForTest, serverUrl } from "../../src/bench/support/httpTestServer.ts"
+import { liveStatus } from "../../src/bench/support/projectionTest.ts"
+import { ReferrerHistoryStandIn } from "../../src/bench/support/referrerHistoryStandIn.ts"
+import { TEST_PARTNER_KEY } from "../../src/bench/support/partnerKeyStandIn.ts"
+import { VaultStateFixture } from "../../src/bench/support/vaultStateFixture.ts"
 
 const keyed = { headers: { "x-api-key": TEST_PARTNER_KEY } }
 

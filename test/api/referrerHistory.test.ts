@@ -4,11 +4,11 @@ import { Effect } from "effect"
 import { LegacyFlag } from "../../src/domain/history/legacyFlags.ts"
 import type { ReferrerDailyRow } from "../../src/domain/history/referrerDailyRow.ts"
 import { fetchJson } from "../support/httpFetch.ts"
-import { gatewayClient, gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
-import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
-import { ProjectionControl, liveStatus, startingStatus } from "../support/projectionTest.ts"
-import { ReferrerHistoryStandIn } from "../support/referrerHistoryStandIn.ts"
-import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+import { gatewayClient, gatewayForTest, serverUrl } from "../../src/bench/support/httpTestServer.ts"
+import { TEST_PARTNER_KEY } from "../../src/bench/support/partnerKeyStandIn.ts"
+import { ProjectionControl, liveStatus, startingStatus } from "../../src/bench/support/projectionTest.ts"
+import { ReferrerHistoryStandIn } from "../../src/bench/support/referrerHistoryStandIn.ts"
+import { VaultStateFixture } from "../../src/bench/support/vaultStateFixture.ts"
 
 const keyed = { headers: { "x-api-key": TEST_PARTNER_KEY } }
 const VAULT_A = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address

@@ -7,11 +7,11 @@ import { implementMiddleware } from "../../src/api/middleware.ts"
 import { PartnerKey } from "../../src/api/security/PartnerKey.ts"
 import { resolveReferralRates } from "../../src/ntbundle/math.ts"
 import { fetchJson } from "../support/httpFetch.ts"
-import { gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
-import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
-import { liveStatus, ProjectionControl, startingStatus } from "../support/projectionTest.ts"
-import { VaultStateFixture } from "../support/vaultStateFixture.ts"
-import { putReferrer, tierSchedule } from "./referrersFixture.ts"
+import { gatewayForTest, serverUrl } from "../../src/bench/support/httpTestServer.ts"
+import { TEST_PARTNER_KEY } from "../../src/bench/support/partnerKeyStandIn.ts"
+import { liveStatus, ProjectionControl, startingStatus } from "../../src/bench/support/projectionTest.ts"
+import { VaultStateFixture } from "../../src/bench/support/vaultStateFixture.ts"
+import { putReferrer, tierSchedule } from "../../src/bench/support/referrersFixture.ts"
 
 const USDC_VAULT = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address
 const SOL_VAULT = "nE1x7KQq2sm3GQrafQUUdBkSPPT52FmiMM9qAS1dgnC" as Address

@@ -17,9 +17,9 @@ import { assetsFromShares, tierScheduleProgress, vaultValuation } from "../../sr
 import { findOraclePda, findUserBundlePda } from "../../src/ntbundle/pdas.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { fetchJson } from "../support/httpFetch.ts"
-import { listenForTest } from "../support/httpTestServer.ts"
+import { listenForTest } from "../../src/bench/support/httpTestServer.ts"
 import { liveIngestion, scenarioSandbox, settledAgainstTruth, stepSlots } from "../support/ingestHarness.ts"
-import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
+import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../../src/bench/support/partnerKeyStandIn.ts"
 
 // The builder reporting routes alone, under the gateway's API id so that the gateway's handlers serve them.
 const ReportingApi = HttpApi.make("vault-gateway").add(ReferrersApi).addError(BadRequestResponse).addError(InternalErrorResponse)

@@ -7,11 +7,11 @@ import { appendTransactions } from "../../layers/postgres/eventLogSql.ts"
 import { encodeEvent, type NtEvent } from "../../src/ntbundle/events.ts"
 import { ReferrerPayoutsLive } from "../../layers/postgres/ReferrerPayoutsLive.ts"
 import { fetchJson } from "../support/httpFetch.ts"
-import { gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
-import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
-import { liveStatus, ProjectionControl, startingStatus } from "../support/projectionTest.ts"
-import { TestDatabase } from "../support/testDatabase.ts"
-import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+import { gatewayForTest, serverUrl } from "../../src/bench/support/httpTestServer.ts"
+import { TEST_PARTNER_KEY } from "../../src/bench/support/partnerKeyStandIn.ts"
+import { liveStatus, ProjectionControl, startingStatus } from "../../src/bench/support/projectionTest.ts"
+import { TestDatabase } from "../../src/bench/support/testDatabase.ts"
+import { VaultStateFixture } from "../../src/bench/support/vaultStateFixture.ts"
 
 const keyed = { headers: { "x-api-key": TEST_PARTNER_KEY } }
 const USDC_VAULT = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address

@@ -18,9 +18,9 @@ import { findOraclePda } from "../../src/ntbundle/pdas.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { unsignedV0TransactionBase64 } from "../../src/tx/compileV0.ts"
 import { fetchJson } from "../support/httpFetch.ts"
-import { listenForTest } from "../support/httpTestServer.ts"
+import { listenForTest } from "../../src/bench/support/httpTestServer.ts"
 import { ingestLayer, sandboxCall, scenarioSandbox, stepSlots } from "../support/ingestHarness.ts"
-import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
+import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../../src/bench/support/partnerKeyStandIn.ts"
 import { sandboxWallets, signAndSend } from "./builds/sandboxSigning.ts"
 
 const ReportingApi = HttpApi.make("vault-gateway").add(ReferrersApi).addError(BadRequestResponse).addError(InternalErrorResponse)

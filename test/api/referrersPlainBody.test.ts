@@ -7,7 +7,7 @@ import { PreEncoded } from "../../src/api/preEncoded.ts"
 import { CohortUserPageBody, FlowPageBody } from "../../src/api/referrers/ReferrersApi.ts"
 import { cohortPage } from "../../src/domain/reporting/cohortPage.ts"
 import type { FlowRow } from "../../services/CohortEventLog.ts"
-import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+import { VaultStateFixture } from "../../src/bench/support/vaultStateFixture.ts"
 
 const USDC_VAULT = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address
 const GONE_VAULT = "nE1x7KQq2sm3GQrafQUUdBkSPPT52FmiMM9qAS1dgnC" as Address

@@ -3,11 +3,11 @@ import type { Address } from "@solana/kit"
 import { Effect } from "effect"
 import { assetsFromShares, vaultValuation } from "../../src/ntbundle/math.ts"
 import { fetchJson } from "../support/httpFetch.ts"
-import { gatewayClient, gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
-import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
-import { liveStatus, ProjectionControl, startingStatus } from "../support/projectionTest.ts"
-import { VaultStateFixture } from "../support/vaultStateFixture.ts"
-import { putReferrer, referrerAddress, tierSchedule } from "./referrersFixture.ts"
+import { gatewayClient, gatewayForTest, serverUrl } from "../../src/bench/support/httpTestServer.ts"
+import { TEST_PARTNER_KEY } from "../../src/bench/support/partnerKeyStandIn.ts"
+import { liveStatus, ProjectionControl, startingStatus } from "../../src/bench/support/projectionTest.ts"
+import { VaultStateFixture } from "../../src/bench/support/vaultStateFixture.ts"
+import { putReferrer, referrerAddress, tierSchedule } from "../../src/bench/support/referrersFixture.ts"
 
 const keyed = { headers: { "x-api-key": TEST_PARTNER_KEY } }
 

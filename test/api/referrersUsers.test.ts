@@ -4,11 +4,11 @@ import { Effect } from "effect"
 import { findUserBundlePda } from "../../src/ntbundle/pdas.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { fetchJson } from "../support/httpFetch.ts"
-import { gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
-import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
-import { liveStatus, ProjectionControl, startingStatus } from "../support/projectionTest.ts"
-import { VaultStateFixture } from "../support/vaultStateFixture.ts"
-import { CohortEventLogStandIn } from "../support/cohortEventLogStandIn.ts"
+import { gatewayForTest, serverUrl } from "../../src/bench/support/httpTestServer.ts"
+import { TEST_PARTNER_KEY } from "../../src/bench/support/partnerKeyStandIn.ts"
+import { liveStatus, ProjectionControl, startingStatus } from "../../src/bench/support/projectionTest.ts"
+import { VaultStateFixture } from "../../src/bench/support/vaultStateFixture.ts"
+import { CohortEventLogStandIn } from "../../src/bench/support/cohortEventLogStandIn.ts"
 
 const keyed = { headers: { "x-api-key": TEST_PARTNER_KEY } }
 const USDC_VAULT = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address

@@ -2,8 +2,8 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { NotReady } from "../../src/api/system/statusBody.ts"
 import { fetchJson } from "../support/httpFetch.ts"
-import { gatewayClient, gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
-import { liveStatus, ProjectionControl, startingStatus } from "../support/projectionTest.ts"
+import { gatewayClient, gatewayForTest, serverUrl } from "../../src/bench/support/httpTestServer.ts"
+import { liveStatus, ProjectionControl, startingStatus } from "../../src/bench/support/projectionTest.ts"
 
 describe("system endpoints", () => {
   layer(gatewayForTest(), { excludeTestServices: true })((it) => {

@@ -5,10 +5,10 @@ import { formatTokenAmount } from "../../src/api/amounts.ts"
 import { NotFound } from "../../src/api/errors.ts"
 import { sharePrice, totalEquity, vaultValuation } from "../../src/ntbundle/math.ts"
 import { fetchJson } from "../support/httpFetch.ts"
-import { gatewayClient, gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
-import { liveStatus, ProjectionControl, startingStatus } from "../support/projectionTest.ts"
-import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
-import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+import { gatewayClient, gatewayForTest, serverUrl } from "../../src/bench/support/httpTestServer.ts"
+import { liveStatus, ProjectionControl, startingStatus } from "../../src/bench/support/projectionTest.ts"
+import { TEST_PARTNER_KEY } from "../../src/bench/support/partnerKeyStandIn.ts"
+import { VaultStateFixture } from "../../src/bench/support/vaultStateFixture.ts"
 
 const keyed = { headers: { "x-api-key": TEST_PARTNER_KEY } }
 

@@ -13,8 +13,8 @@ import { decodeAccount } from "../../src/ntbundle/accounts.ts"
 import { MAX_REFERRAL_TIERS, sharePrice, totalEquity, vaultValuation } from "../../src/ntbundle/math.ts"
 import { findOraclePda } from "../../src/ntbundle/pdas.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
-import { listenForTest } from "../support/httpTestServer.ts"
-import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
+import { listenForTest } from "../../src/bench/support/httpTestServer.ts"
+import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../../src/bench/support/partnerKeyStandIn.ts"
 import { liveIngestion, scenarioSandbox, settledAgainstTruth, stepSlots } from "../support/ingestHarness.ts"
 
 // The vault routes alone, under the gateway's API id so that the gateway's handlers serve them.

@@ -5,7 +5,7 @@ import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { generateApiKey, hasValidChecksum } from "../../src/domain/partnerKeys/apiKeyFormat.ts"
 import { runCli, startCli } from "../support/cli.ts"
-import { serverUrl, tempDir } from "../support/testDatabase.ts"
+import { serverUrl, tempDir } from "../../src/bench/support/testDatabase.ts"
 
 /** The keys CLI and the sandbox key of `serve`, as child processes on a database of their own. */
 const server = serverUrl()

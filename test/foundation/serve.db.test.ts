@@ -5,7 +5,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { startCli } from "../support/cli.ts"
-import { serverUrl, tempDir } from "../support/testDatabase.ts"
+import { serverUrl, tempDir } from "../../src/bench/support/testDatabase.ts"
 
 /**
  * `serve` as a user runs it. With DATABASE_URL set (CI with a server) the gateway gets a scratch

@@ -6,7 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Redacted } from "effect"
 import { startCli } from "../support/cli.ts"
 import { accountDifferences, expectedEvents, scenarioSandbox, type ScenarioSandboxHandle, stepSlots, truthNow } from "../support/ingestHarness.ts"
-import { serverUrl, tempDir } from "../support/testDatabase.ts"
+import { serverUrl, tempDir } from "../../src/bench/support/testDatabase.ts"
 
 const PROGRAM = "BUNDDh4P5XviMm1f3gCvnq2qKx6TGosAGnoUK12e7cXU"
 

@@ -14,7 +14,7 @@ import type { BackfillProgress } from "../../services/HistoryBackfill.ts"
 import { programDataFromLogs } from "../../src/ntbundle/events.ts"
 import { startScenarioSandbox, type ScenarioSandbox } from "../../src/sandbox/scenario/index.ts"
 import { sandboxCall } from "../support/ingestHarness.ts"
-import { TestDatabase } from "../support/testDatabase.ts"
+import { TestDatabase } from "../../src/bench/support/testDatabase.ts"
 
 const PROGRAM = "BUNDDh4P5XviMm1f3gCvnq2qKx6TGosAGnoUK12e7cXU"
 /** Small batches and chunks, so a few hundred transactions make many of each. */

@@ -4,7 +4,7 @@ import { Effect, Exit, Layer, Scope } from "effect"
 import { embeddedPostgres, freeLoopbackPort } from "../../layers/postgres/EmbeddedPostgres.ts"
 import { migrate } from "../../layers/postgres/migrations.ts"
 import { Projection } from "../../services/Projection.ts"
-import { tempDir } from "../support/testDatabase.ts"
+import { tempDir } from "../../src/bench/support/testDatabase.ts"
 import {
   accountDifferences,
   checkpointAt,

@@ -15,10 +15,10 @@ import { VaultsApi } from "../../src/api/vaults/VaultsApi.ts"
 import { VaultsHandlersLive } from "../../src/api/vaults/VaultsHandlers.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { PYTH_RECEIVER_PROGRAM_ID } from "../../src/pyth/priceUpdate.ts"
-import { listenForTest } from "../support/httpTestServer.ts"
+import { listenForTest } from "../../src/bench/support/httpTestServer.ts"
 import { scenarioSandbox, stepSlots } from "../support/ingestHarness.ts"
-import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
-import { TestDatabase } from "../support/testDatabase.ts"
+import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../../src/bench/support/partnerKeyStandIn.ts"
+import { TestDatabase } from "../../src/bench/support/testDatabase.ts"
 
 const VaultReadsApi = HttpApi.make("vault-gateway").add(VaultsApi).addError(BadRequestResponse).addError(InternalErrorResponse)
 const MAX_AGE_SECONDS = 30

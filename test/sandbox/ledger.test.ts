@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { AccountStore } from "../../src/sandbox/ledger/account-store.ts"
-import { ChainClock } from "../../src/sandbox/ledger/chain-clock.ts"
-import { TransactionStore, type NewTransactionRecord } from "../../src/sandbox/ledger/transaction-store.ts"
+import { AccountStore } from "../../src/sandbox/ledger/accountStore.ts"
+import { ChainClock } from "../../src/sandbox/ledger/chainClock.ts"
+import { TransactionStore, type NewTransactionRecord } from "../../src/sandbox/ledger/transactionStore.ts"
 import { SandboxChain } from "../../src/sandbox/chain.ts"
 import { DEFAULT_NTBUNDLE_PROGRAM_ID } from "../../src/sandbox/programs/ids.ts"
 

@@ -6,7 +6,7 @@ import { findProgramAddress } from "../../src/ntbundle/programAddress.ts"
 import { createRandom } from "../../src/sandbox/crypto/random.ts"
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../src/sandbox/programs/ids.ts"
 import { associatedTokenAddress } from "../../src/sandbox/programs/instructions.ts"
-import { decodeMint, decodeTokenAccount, encodeMint, encodeTokenAccount, formatUiAmount } from "../../src/sandbox/programs/token-layout.ts"
+import { decodeMint, decodeTokenAccount, encodeMint, encodeTokenAccount, formatUiAmount } from "../../src/sandbox/programs/tokenLayout.ts"
 
 describe("deterministic randomness", () => {
   it("repeats a stream for the same seed and stream name, and differs otherwise", () => {

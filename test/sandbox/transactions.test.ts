@@ -14,7 +14,7 @@ import { deterministicKeypair } from "../../src/sandbox/crypto/keypair.ts"
 import { MEMO_PROGRAM_ID } from "../../src/sandbox/programs/ids.ts"
 import { memo, systemTransfer, tokenTransferChecked } from "../../src/sandbox/programs/instructions.ts"
 import { signTransaction } from "../../src/sandbox/runtime/compile.ts"
-import { decodeTokenAccount } from "../../src/sandbox/programs/token-layout.ts"
+import { decodeTokenAccount } from "../../src/sandbox/programs/tokenLayout.ts"
 import { buildWithKit, fundedKeypair, rpcCall, startTestSandbox, type TestSandbox } from "./support.ts"
 
 let test: TestSandbox

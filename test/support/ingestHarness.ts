@@ -13,7 +13,7 @@ import { Projection } from "../../services/Projection.ts"
 import { eventsFromLogs } from "../../src/ntbundle/events.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { startScenarioSandbox, type ScenarioSandboxOptions } from "../../src/sandbox/scenario/index.ts"
-import { TestDatabase } from "./testDatabase.ts"
+import { TestDatabase } from "../../src/bench/support/testDatabase.ts"
 
 /** Calls a JSON-RPC method of the sandbox over HTTP, as any client would. */
 export const sandboxCall = async (rpcUrl: string, method: string, params: ReadonlyArray<unknown> = []): Promise<any> => {

@@ -6,7 +6,7 @@ import { HttpListener } from "../../layers/uws/HttpServer.ts"
 import { BadRequestResponse, HeadersTooLargeResponse, InternalErrorResponse, UriTooLongResponse } from "../../src/api/errors.ts"
 import { implementGroup } from "../../src/api/handlers.ts"
 import { AuthenticatedPartner, PartnerKey } from "../../src/api/security/PartnerKey.ts"
-import { listenForTest } from "./httpTestServer.ts"
+import { listenForTest } from "../../src/bench/support/httpTestServer.ts"
 
 /** A contract with one keyed route that echoes the authenticated partner. */
 export const KeyedApi = HttpApi.make("keyed")

@@ -4,12 +4,12 @@ import { Effect } from "effect"
 import type { WsHub } from "../../layers/uws/wsHub.ts"
 import { defaultWsLimits, transportBackpressureLimit } from "../../src/ws/limits.ts"
 import { CLOSE_BACKPRESSURE } from "../../src/ws/protocol.ts"
-import { serverUrl } from "../support/httpTestServer.ts"
-import { TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
-import { liveStatus, ProjectionControl } from "../support/projectionTest.ts"
-import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+import { serverUrl } from "../../src/bench/support/httpTestServer.ts"
+import { TEST_PARTNER_KEY } from "../../src/bench/support/partnerKeyStandIn.ts"
+import { liveStatus, ProjectionControl } from "../../src/bench/support/projectionTest.ts"
+import { VaultStateFixture } from "../../src/bench/support/vaultStateFixture.ts"
 import { connectStream } from "./wsClient.ts"
-import { streamGatewayForTest } from "./wsTestServer.ts"
+import { streamGatewayForTest } from "../../src/bench/support/wsTestServer.ts"
 
 const VAULT = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address
 const fixture = new VaultStateFixture({ slot: 1_000, blockTime: 1_800_000_000 }).vault(VAULT)

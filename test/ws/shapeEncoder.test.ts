@@ -9,9 +9,9 @@ import { toVaultRecord } from "../../src/api/vaults/toVaultRecord.ts"
 import { VaultRecord } from "../../src/api/vaults/VaultRecord.ts"
 import { referrerVaults } from "../../src/domain/reporting/referrerVaults.ts"
 import { isShapeCompiled, shapeEncoder } from "../../src/ws/shapeEncoder.ts"
-import { putReferrer } from "../api/referrersFixture.ts"
-import { liveStatus } from "../support/projectionTest.ts"
-import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+import { putReferrer } from "../../src/bench/support/referrersFixture.ts"
+import { liveStatus } from "../../src/bench/support/projectionTest.ts"
+import { VaultStateFixture } from "../../src/bench/support/vaultStateFixture.ts"
 
 const VAULT = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address
 const WALLET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM" as Address

@@ -21,7 +21,7 @@ import { ZERO_ADDRESS } from "../../src/ntbundle/blankAccounts.ts"
 import { findUserBundlePda } from "../../src/ntbundle/pdas.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import { fetchJson } from "../support/httpFetch.ts"
-import { listenForTest } from "../support/httpTestServer.ts"
+import { listenForTest } from "../../src/bench/support/httpTestServer.ts"
 import {
   accountDifferences,
   liveIngestion,
@@ -31,7 +31,7 @@ import {
   stepSlots,
   truthNow
 } from "../support/ingestHarness.ts"
-import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../support/partnerKeyStandIn.ts"
+import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../../src/bench/support/partnerKeyStandIn.ts"
 import { connectStream, type Frame } from "./wsClient.ts"
 
 // The three reads the stream's data topics mirror, under the gateway's API id so that its handlers serve them.

@@ -6,9 +6,9 @@ import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
 import { WsStreamLive } from "../../layers/uws/wsStream.ts"
 import { PartnerKeys, type PartnerKeyRecord } from "../../services/PartnerKeys.ts"
 import { generateApiKey, hashApiKey } from "../../src/domain/partnerKeys/apiKeyFormat.ts"
-import { gatewayForTest, serverUrl } from "../support/httpTestServer.ts"
-import { liveStatus } from "../support/projectionTest.ts"
-import { VaultStateFixture } from "../support/vaultStateFixture.ts"
+import { gatewayForTest, serverUrl } from "../../src/bench/support/httpTestServer.ts"
+import { liveStatus } from "../../src/bench/support/projectionTest.ts"
+import { VaultStateFixture } from "../../src/bench/support/vaultStateFixture.ts"
 import { connectStream } from "./wsClient.ts"
 
 const VAULT = "J7qhMAKnB6G5dvoAN9281ufabajKbyGQxxd2bq6R7fPJ" as Address

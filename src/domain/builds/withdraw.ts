@@ -1,14 +1,16 @@
 import type { Address } from "@solana/kit"
 import { Either } from "effect"
-import { buildWithdraw } from "../../ntbundle/builders/index.ts"
-import { assembleTransaction } from "./assemble.ts"
+import { buildWithdraw, type WithdrawPlan } from "../../ntbundle/builders/index.ts"
+import { acceptedHead, assembleForRequest, buildInVault, rejectedBuild, type Fields } from "./transactionBuild.ts"
 import type { BuildContext } from "./context.ts"
-import { UnknownVault } from "./errors.ts"
-import { readPosition, vaultRef } from "./projectedAccounts.ts"
-import { reason, reasonOf, type RejectionReason } from "./rejections.ts"
+import type { UnknownVault } from "./errors.ts"
+import type { PositionFields } from "../../ntbundle/positionFields.ts"
+import type { VaultView } from "../projection/state.ts"
+import { vaultRef } from "./projectedAccounts.ts"
+import { reason, reasonOf } from "./rejections.ts"
 import type { WithdrawRequest } from "./requests.ts"
-import { accepted, rejectedBecause, type WithdrawBuildResponse } from "./responses.ts"
-import { estimateWithdrawal } from "./withdrawalEstimates.ts"
+import type { AcceptedWithdrawal, BuiltTransaction, WithdrawBuildResponse } from "./responses.ts"
+import { estimateWithdrawal, type WithdrawalEstimate } from "./withdrawalEstimates.ts"
 
 export interface WithdrawBuildInput extends BuildContext {
   readonly vaultAddress: Address
@@ -21,15 +23,13 @@ export interface WithdrawBuildInput extends BuildContext {
  * builder decides the shares and most refusals; the program's delay and zero-value rules and the
  * temp account's presence are checked here on top.
  */
-export const buildWithdrawTransaction = (input: WithdrawBuildInput): Either.Either<WithdrawBuildResponse, UnknownVault> => {
-  const view = input.state.vaults.get(input.vaultAddress)
-  if (view === undefined) return Either.left(UnknownVault.at(input.vaultAddress))
+export const buildWithdrawTransaction = (input: WithdrawBuildInput): Either.Either<WithdrawBuildResponse, UnknownVault> =>
+  buildInVault(input, withdrawalAnswer)
+
+const withdrawalAnswer = (input: WithdrawBuildInput, view: VaultView, position: PositionFields | null): WithdrawBuildResponse => {
   const { request, program } = input
   const user = request.userAddress
-  const target = { vaultAddress: input.vaultAddress, userAddress: user }
-  const refuse = (why: RejectionReason): WithdrawBuildResponse => ({ ...target, validation: rejectedBecause([why]) })
 
-  const position = readPosition(input.state, program, user, input.vaultAddress)
   const planned = buildWithdraw({
     vault: vaultRef(program, view),
     oracle: view.oracle,
@@ -38,51 +38,39 @@ export const buildWithdrawTransaction = (input: WithdrawBuildInput): Either.Eith
     bundleTempData: view.temp,
     ...request.size
   })
-  if (Either.isLeft(planned)) return Either.right(refuse(reasonOf(planned.left)))
+  if (Either.isLeft(planned)) return rejectedBuild(input, [reasonOf(planned.left)])
   const plan = planned.right
-  if (view.temp === null) return Either.right(refuse(reason("BUNDLE_TEMP_DATA_NOT_FOUND", `no temp data account for ${view.address}`)))
+  if (view.temp === null) return rejectedBuild(input, [reason("BUNDLE_TEMP_DATA_NOT_FOUND", `no temp data account for ${view.address}`)])
   // the builder saw the position: it exists here
   const held = position!
   if (held.pendingShares !== 0n) {
-    return Either.right(refuse(reason("WITHDRAWAL_ALREADY_PENDING", "a withdrawal is already pending")))
+    return rejectedBuild(input, [reason("WITHDRAWAL_ALREADY_PENDING", "a withdrawal is already pending")])
   }
   const { bundle } = view
   if (bundle.withdrawalDelay > 0n && input.now < held.lastDepositTimestamp + bundle.withdrawalDelay) {
     const allowedAt = held.lastDepositTimestamp + bundle.withdrawalDelay
-    return Either.right(
-      refuse(reason("WITHDRAWAL_DELAY_NOT_MET", `withdrawals open ${bundle.withdrawalDelay} s after the last deposit, at ${allowedAt}`))
-    )
+    return rejectedBuild(input, [reason("WITHDRAWAL_DELAY_NOT_MET", `withdrawals open ${bundle.withdrawalDelay} s after the last deposit, at ${allowedAt}`)])
   }
   if (plan.estimatedValueRaw === 0n) {
-    return Either.right(refuse(reason("WITHDRAWAL_VALUE_TOO_SMALL", "the shares to withdraw are currently worth nothing")))
+    return rejectedBuild(input, [reason("WITHDRAWAL_VALUE_TOO_SMALL", "the shares to withdraw are currently worth nothing")])
   }
 
   const estimate = estimateWithdrawal(bundle, held, plan.sharesAmount, plan.estimatedValueRaw, input.now)
-  const transaction = assembleTransaction({
-    user,
-    blockhash: input.blockhash,
-    priorityFeeMicroLamports: request.priorityFeeMicroLamports ?? input.defaultPriorityFeeMicroLamports,
-    instructions: plan.instructions
-  })
-  // Written out field by field: spreading into a literal is a slow path in V8.
-  return Either.right({
-    vaultAddress: input.vaultAddress,
-    userAddress: user,
-    validation: accepted,
-    transactionBase64: transaction.transactionBase64,
-    instructions: transaction.instructions,
-    blockhash: transaction.blockhash,
-    lastValidBlockHeight: transaction.lastValidBlockHeight,
-    signers: transaction.signers,
-    computeUnitLimit: transaction.computeUnitLimit,
-    priorityFeeMicroLamports: transaction.priorityFeeMicroLamports,
-    simulation: transaction.simulation,
-    sharesAmount: plan.sharesAmount.toString(),
-    estimatedWithdrawalValueRaw: plan.estimatedValueRaw.toString(),
-    estimatedWithdrawalFeeRaw: estimate.feeAmount.toString(),
-    estimatedNetAmountRaw: estimate.netAmount.toString(),
-    cooldownSeconds: Number(estimate.cooldownSeconds),
-    estimatedAvailableTimestamp: Number(estimate.availableAt),
-    userTokenAccount: plan.userTokenAccount
-  })
+  const transaction = assembleForRequest(input, request, plan.instructions)
+  return new AcceptedWithdrawalBuild(input.vaultAddress, user, transaction, plan, estimate)
+}
+
+interface AcceptedWithdrawalBuild extends Fields<AcceptedWithdrawal> {}
+
+class AcceptedWithdrawalBuild {
+  constructor(vaultAddress: string, userAddress: string, transaction: BuiltTransaction, plan: WithdrawPlan, estimate: WithdrawalEstimate) {
+    acceptedHead(this, vaultAddress, userAddress, transaction)
+    this.sharesAmount = plan.sharesAmount.toString()
+    this.estimatedWithdrawalValueRaw = plan.estimatedValueRaw.toString()
+    this.estimatedWithdrawalFeeRaw = estimate.feeAmount.toString()
+    this.estimatedNetAmountRaw = estimate.netAmount.toString()
+    this.cooldownSeconds = Number(estimate.cooldownSeconds)
+    this.estimatedAvailableTimestamp = Number(estimate.availableAt)
+    this.userTokenAccount = plan.userTokenAccount
+  }
 }

@@ -1,7 +1,8 @@
 // Keeper-signed ntbundle instructions, for the sandbox chain and tooling (the public API never
 // builds these). Account order and flags follow the IDL.
 import type { AccountMeta, Address } from "@solana/kit"
-import { encodeInstructionData } from "../instructions.ts"
+import { encodeInstructionData, type InstructionName } from "../instructions.ts"
+import { noArgsData } from "./argsData.ts"
 import {
   deriveBundleAccounts,
   findAssociatedTokenAddress,
@@ -31,88 +32,58 @@ interface WithAssetMint {
   readonly assetMint: Address
 }
 
-const withRemaining = (target: KeeperTarget, accounts: ReadonlyArray<AccountMeta>): ReadonlyArray<AccountMeta> =>
-  target.remainingAccounts === undefined ? accounts : [...accounts, ...target.remainingAccounts]
+interface PositionPayout extends KeeperTarget, WithAssetMint {
+  readonly owner: Address
+  /** Destination of the tokens; defaults to the owner's ATA for the asset mint. */
+  readonly userTokenAccount?: Address
+}
+
+/**
+ * A keeper instruction: the keeper first (writable signer in every one of them), then the rest of
+ * the IDL list, then the remaining accounts.
+ */
+const keeperIx = (
+  input: KeeperTarget,
+  name: InstructionName,
+  accounts: ReadonlyArray<AccountMeta>,
+  data: Uint8Array = noArgsData(name)
+): BuiltInstruction =>
+  instruction(input.program, [writableSigner(input.keeper), ...accounts, ...(input.remainingAccounts ?? [])], data)
+
+const positionOf = (input: KeeperTarget & { readonly owner: Address }): Address => findUserBundlePda(input.program, input.owner, input.bundle)[0]
+
+const ownerTokenAccount = (owner: Address, input: WithAssetMint, passed: Address | undefined): Address =>
+  passed ?? findAssociatedTokenAddress(owner, input.assetMint)[0]
 
 /** Moves the cycle's pending deposits to the vault account and settles netting. */
 export const netPendingTransactionsIx = (input: KeeperTarget & WithAssetMint): BuiltInstruction => {
-  const derived = deriveBundleAccounts(input.program, input.bundle, input.assetMint)
-  return instruction(
-    input.program,
-    withRemaining(input, [
-      writableSigner(input.keeper),
-      writable(input.bundle),
-      writable(derived.pendingDepositTokenAccount),
-      writable(derived.bundleAssetTokenAccount),
-      writable(input.assetMint),
-      writable(derived.pendingBundleAssetAuthority),
-      writable(derived.oracleData),
-      writable(derived.bundleTempData),
-      writable(derived.bundleAssetAuthority),
-      readonly(TOKEN_PROGRAM_ID)
-    ]),
-    encodeInstructionData({ name: "net_pending_transactions", args: {} })
-  )
+  const vault = deriveBundleAccounts(input.program, input.bundle, input.assetMint)
+  return keeperIx(input, "net_pending_transactions", [
+    writable(input.bundle), writable(vault.pendingDepositTokenAccount), writable(vault.bundleAssetTokenAccount), writable(input.assetMint),
+    writable(vault.pendingBundleAssetAuthority), writable(vault.oracleData), writable(vault.bundleTempData), writable(vault.bundleAssetAuthority),
+    readonly(TOKEN_PROGRAM_ID)
+  ])
 }
 
 /** Mints shares for `owner`'s netted deposit. */
-export const processDepositIx = (
-  input: KeeperTarget & WithAssetMint & { readonly owner: Address }
-): BuiltInstruction => {
-  const derived = deriveBundleAccounts(input.program, input.bundle, input.assetMint)
-  return instruction(
-    input.program,
-    withRemaining(input, [
-      writableSigner(input.keeper),
-      writable(findUserBundlePda(input.program, input.owner, input.bundle)[0]),
-      writable(derived.pendingDepositTokenAccount),
-      readonly(input.owner),
-      writable(input.assetMint),
-      writable(derived.bundleAssetTokenAccount),
-      writable(input.bundle),
-      writable(derived.bundleTempData),
-      writable(derived.oracleData),
-      writable(derived.pendingBundleAssetAuthority),
-      writable(derived.bundleAssetAuthority),
-      readonly(TOKEN_PROGRAM_ID),
-      readonly(SYSTEM_PROGRAM_ID)
-    ]),
-    encodeInstructionData({ name: "process_deposit", args: {} })
-  )
+export const processDepositIx = (input: KeeperTarget & WithAssetMint & { readonly owner: Address }): BuiltInstruction => {
+  const vault = deriveBundleAccounts(input.program, input.bundle, input.assetMint)
+  return keeperIx(input, "process_deposit", [
+    writable(positionOf(input)), writable(vault.pendingDepositTokenAccount), readonly(input.owner), writable(input.assetMint),
+    writable(vault.bundleAssetTokenAccount), writable(input.bundle), writable(vault.bundleTempData), writable(vault.oracleData),
+    writable(vault.pendingBundleAssetAuthority), writable(vault.bundleAssetAuthority), readonly(TOKEN_PROGRAM_ID), readonly(SYSTEM_PROGRAM_ID)
+  ])
 }
 
 /** Pays out `owner`'s matured withdrawal (withdrawal fee to the treasury). */
-export const processWithdrawalIx = (
-  input: KeeperTarget &
-    WithAssetMint & {
-      readonly owner: Address
-      /** `bundle.treasuryAccount`. */
-      readonly treasury: Address
-      /** Payout destination; defaults to the owner's ATA for the asset mint. */
-      readonly userTokenAccount?: Address
-    }
-): BuiltInstruction => {
-  const derived = deriveBundleAccounts(input.program, input.bundle, input.assetMint)
-  return instruction(
-    input.program,
-    withRemaining(input, [
-      writableSigner(input.keeper),
-      readonly(input.owner),
-      writable(input.userTokenAccount ?? findAssociatedTokenAddress(input.owner, input.assetMint)[0]),
-      writable(input.assetMint),
-      writable(derived.bundleAssetTokenAccount),
-      writable(derived.pendingBundleAssetAuthority),
-      writable(findUserBundlePda(input.program, input.owner, input.bundle)[0]),
-      writable(input.treasury),
-      writable(derived.bundleAssetAuthority),
-      writable(input.bundle),
-      writable(derived.bundleTempData),
-      writable(derived.oracleData),
-      readonly(TOKEN_PROGRAM_ID),
-      readonly(SYSTEM_PROGRAM_ID)
-    ]),
-    encodeInstructionData({ name: "process_withdrawal", args: {} })
-  )
+export const processWithdrawalIx = (input: PositionPayout & { /** `bundle.treasuryAccount`. */ readonly treasury: Address }): BuiltInstruction => {
+  const vault = deriveBundleAccounts(input.program, input.bundle, input.assetMint)
+  return keeperIx(input, "process_withdrawal", [
+    readonly(input.owner), writable(ownerTokenAccount(input.owner, input, input.userTokenAccount)), writable(input.assetMint),
+    writable(vault.bundleAssetTokenAccount), writable(vault.pendingBundleAssetAuthority), writable(positionOf(input)), writable(input.treasury),
+    writable(vault.bundleAssetAuthority), writable(input.bundle), writable(vault.bundleTempData), writable(vault.oracleData),
+    readonly(TOKEN_PROGRAM_ID), readonly(SYSTEM_PROGRAM_ID)
+  ])
 }
 
 /** Settles a builder's matured claim: the payout transaction of builder reporting. */
@@ -124,79 +95,36 @@ export const processReferrerWithdrawalIx = (
       readonly referrerTokenAccount?: Address
     }
 ): BuiltInstruction => {
-  const derived = deriveBundleAccounts(input.program, input.bundle, input.assetMint)
-  return instruction(
-    input.program,
-    withRemaining(input, [
-      writableSigner(input.keeper),
-      readonly(input.referrer),
-      writable(input.referrerTokenAccount ?? findAssociatedTokenAddress(input.referrer, input.assetMint)[0]),
-      writable(input.assetMint),
-      writable(derived.bundleAssetTokenAccount),
-      writable(input.bundle),
-      writable(derived.oracleData),
-      writable(derived.bundleTempData),
-      writable(derived.bundleAssetAuthority),
-      writable(findReferrerPda(input.program, input.bundle, input.referrer)[0]),
-      readonly(TOKEN_PROGRAM_ID)
-    ]),
-    encodeInstructionData({ name: "process_referrer_withdrawal", args: {} })
-  )
+  const vault = deriveBundleAccounts(input.program, input.bundle, input.assetMint)
+  return keeperIx(input, "process_referrer_withdrawal", [
+    readonly(input.referrer), writable(ownerTokenAccount(input.referrer, input, input.referrerTokenAccount)), writable(input.assetMint),
+    writable(vault.bundleAssetTokenAccount), writable(input.bundle), writable(vault.oracleData), writable(vault.bundleTempData),
+    writable(vault.bundleAssetAuthority), writable(findReferrerPda(input.program, input.bundle, input.referrer)[0]), readonly(TOKEN_PROGRAM_ID)
+  ])
 }
 
 /** Charges management and performance fees to `owner`'s position. */
 export const applyFeesToUserIx = (input: KeeperTarget & { readonly owner: Address }): BuiltInstruction =>
-  instruction(
-    input.program,
-    withRemaining(input, [
-      writableSigner(input.keeper),
-      writable(input.owner),
-      writable(findUserBundlePda(input.program, input.owner, input.bundle)[0]),
-      writable(input.bundle),
-      writable(findOraclePda(input.program, input.bundle)[0]),
-      writable(findBundleAssetAuthorityPda(input.program, input.bundle)[0])
-    ]),
-    encodeInstructionData({ name: "apply_fees_to_user", args: {} })
-  )
+  keeperIx(input, "apply_fees_to_user", [
+    writable(input.owner), writable(positionOf(input)), writable(input.bundle),
+    writable(findOraclePda(input.program, input.bundle)[0]), writable(findBundleAssetAuthorityPda(input.program, input.bundle)[0])
+  ])
 
 /** Reports the equity deployed outside the vault account. */
 export const updateOracleIx = (input: KeeperTarget & { readonly newEquity: bigint }): BuiltInstruction =>
-  instruction(
-    input.program,
-    withRemaining(input, [
-      writableSigner(input.keeper),
-      writable(input.bundle),
-      writable(findBundleTempDataPda(input.program, input.bundle)[0]),
-      writable(findOraclePda(input.program, input.bundle)[0])
-    ]),
+  keeperIx(
+    input,
+    "update_oracle",
+    [writable(input.bundle), writable(findBundleTempDataPda(input.program, input.bundle)[0]), writable(findOraclePda(input.program, input.bundle)[0])],
     encodeInstructionData({ name: "update_oracle", args: { newEquity: input.newEquity } })
   )
 
 /** Returns `owner`'s pending deposit. */
-export const refundDepositIx = (
-  input: KeeperTarget &
-    WithAssetMint & {
-      readonly owner: Address
-      /** Refund destination; defaults to the owner's ATA for the asset mint. */
-      readonly userTokenAccount?: Address
-    }
-): BuiltInstruction => {
-  const derived = deriveBundleAccounts(input.program, input.bundle, input.assetMint)
-  return instruction(
-    input.program,
-    withRemaining(input, [
-      writableSigner(input.keeper),
-      writable(findUserBundlePda(input.program, input.owner, input.bundle)[0]),
-      readonly(input.owner),
-      writable(input.userTokenAccount ?? findAssociatedTokenAddress(input.owner, input.assetMint)[0]),
-      writable(input.assetMint),
-      writable(derived.bundleAssetTokenAccount),
-      writable(derived.bundleAssetAuthority),
-      writable(input.bundle),
-      writable(derived.bundleTempData),
-      readonly(TOKEN_PROGRAM_ID),
-      readonly(SYSTEM_PROGRAM_ID)
-    ]),
-    encodeInstructionData({ name: "refund_deposit", args: {} })
-  )
+export const refundDepositIx = (input: PositionPayout): BuiltInstruction => {
+  const vault = deriveBundleAccounts(input.program, input.bundle, input.assetMint)
+  return keeperIx(input, "refund_deposit", [
+    writable(positionOf(input)), readonly(input.owner), writable(ownerTokenAccount(input.owner, input, input.userTokenAccount)), writable(input.assetMint),
+    writable(vault.bundleAssetTokenAccount), writable(vault.bundleAssetAuthority), writable(input.bundle), writable(vault.bundleTempData),
+    readonly(TOKEN_PROGRAM_ID), readonly(SYSTEM_PROGRAM_ID)
+  ])
 }

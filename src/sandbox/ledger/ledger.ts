@@ -1,6 +1,6 @@
-import { AccountStore, type AccountRecord } from "./account-store.ts"
-import { ChainClock } from "./chain-clock.ts"
-import { TransactionStore, type NewTransactionRecord, type TransactionRecord } from "./transaction-store.ts"
+import { AccountStore, type AccountRecord } from "./accountStore.ts"
+import { ChainClock } from "./chainClock.ts"
+import { TransactionStore, type NewTransactionRecord, type TransactionRecord } from "./transactionStore.ts"
 import { SYSTEM_PROGRAM_ID } from "../programs/ids.ts"
 
 /** What a writer hands the ledger; the ledger stamps the slot. */

@@ -1,5 +1,5 @@
 import type { InvocationContext } from "../runtime/program.ts"
-import { anchorFail } from "./anchor-errors.ts"
+import { anchorFail } from "./anchorErrors.ts"
 import {
   bundleView,
   DISCRIMINATOR,

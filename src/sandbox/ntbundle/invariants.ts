@@ -2,7 +2,7 @@ import type { Address } from "@solana/kit"
 import { findUserBundlePda } from "../../ntbundle/pdas.ts"
 import type { Ledger } from "../ledger/ledger.ts"
 import { TOKEN_PROGRAM_ID } from "../programs/ids.ts"
-import { decodeMint, decodeTokenAccount, MINT_SIZE, TOKEN_ACCOUNT_SIZE } from "../programs/token-layout.ts"
+import { decodeMint, decodeTokenAccount, MINT_SIZE, TOKEN_ACCOUNT_SIZE } from "../programs/tokenLayout.ts"
 import { bundleView, DISCRIMINATOR, hasDiscriminator, referrerView, tempDataView, userBundleView, type UserBundleView } from "./layout.ts"
 import { vaultAddresses } from "./support.ts"
 

@@ -12,13 +12,13 @@ import type { BuiltInstruction } from "../../ntbundle/ix/meta.ts"
 import type { SandboxChain } from "../chain.ts"
 import type { Keypair } from "../crypto/keypair.ts"
 import type { Random } from "../crypto/random.ts"
-import { fromKitInstruction } from "./kit-instruction.ts"
-import type { KeeperIndex, VaultWork } from "./keeper-index.ts"
+import { fromKitInstruction } from "./kitInstruction.ts"
+import type { KeeperIndex, VaultWork } from "./keeperIndex.ts"
 import { bundleView, isZeroKeyAt, oracleView, tempDataView, USER_REFERRER_OFFSET, userBundleView } from "./layout.ts"
-import { applyFeesToPositionIx } from "./keeper-ix.ts"
-import { createOracleWalk, type OracleWalk } from "./oracle-walk.ts"
+import { applyFeesToPositionIx } from "./keeperInstructions.ts"
+import { createOracleWalk, type OracleWalk } from "./oracleWalk.ts"
 import { vaultAddresses } from "./support.ts"
-import { sendBatched, type BatchResult } from "./tx-batch.ts"
+import { sendBatched, type BatchResult } from "./txBatch.ts"
 
 /**
  * The vault keeper: on each vault's schedule it reports the oracle equity (a seeded random walk),

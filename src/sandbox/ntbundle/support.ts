@@ -10,10 +10,10 @@ import {
 } from "../../ntbundle/pdas.ts"
 import { minimumBalanceForRentExemption, TOKEN_PROGRAM_ID } from "../programs/ids.ts"
 import { systemCreateAccount, tokenTransfer } from "../programs/instructions.ts"
-import { decodeTokenAccount } from "../programs/token-layout.ts"
+import { decodeTokenAccount } from "../programs/tokenLayout.ts"
 import type { InvocationContext } from "../runtime/program.ts"
-import { anchorFail } from "./anchor-errors.ts"
-import { encodeEventFast } from "./event-writer.ts"
+import { anchorFail } from "./anchorErrors.ts"
+import { encodeEventFast } from "./eventWriter.ts"
 import { addressBytes, type BundleView, type OracleView } from "./layout.ts"
 
 /** Cross-program calls (SPL Token transfers, System account creation), events and vault PDAs. */

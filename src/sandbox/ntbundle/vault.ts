@@ -2,11 +2,11 @@ import type { Address } from "@solana/kit"
 import { findReferrerPda, findUserBundlePda } from "../../ntbundle/pdas.ts"
 import { resolveReferralRates, type ReferralRates, type ReferralTierSchedule } from "../../ntbundle/math.ts"
 import type { InvocationContext } from "../runtime/program.ts"
-import { BUNDLE, expectAddress, load, loadMut, ORACLE, REFERRER, TEMP_DATA, USER_BUNDLE } from "./accounts.ts"
-import { anchorFail, ensure } from "./anchor-errors.ts"
-import { isUserBundlePda } from "./position-pdas.ts"
+import { BUNDLE, expectAddress, load, loadMut, ORACLE, REFERRER, resolveAccounts, TEMP_DATA, USER_BUNDLE, type AccountSpec, type ResolvedAccounts } from "./accounts.ts"
+import { anchorFail, ensure } from "./anchorErrors.ts"
+import { isUserBundlePda } from "./positionPdas.ts"
 import { DISCRIMINATOR, hasDiscriminator, isZeroKeyAt, readTiers, USER_REFERRER_OFFSET, userBundleView, type BundleView, type OracleView, type ReferrerView, type TempDataView, type UserBundleView } from "./layout.ts"
-import { vaultAddresses, type VaultAddresses } from "./support.ts"
+import { logInstruction, vaultAddresses, type VaultAddresses } from "./support.ts"
 
 /** Loading a vault's accounts with the seeds constraints every instruction applies to them. */
 export interface OpenVault {
@@ -44,6 +44,46 @@ export const openUserBundle = (context: InvocationContext, vault: OpenVault, own
 }
 
 export const requireKeeper = (vault: OpenVault, keeper: string): void => ensure(vault.bundle.keeper === keeper, "UnauthorizedKeeperAction")
+
+/** Accounts the vault's Bundle names (`address =` constraints), by account name. */
+const NAMED_BY_BUNDLE: Readonly<Record<string, "assetAddress" | "treasuryAccount">> = { asset_address: "assetAddress", treasury_account: "treasuryAccount" }
+
+/** The vault's PDAs (`seeds =` constraints), by account name. */
+const DERIVED_FROM_VAULT: Readonly<Record<string, "pendingAuthority" | "pendingTokenAccount" | "assetAuthority" | "assetTokenAccount">> = {
+  pending_bundle_asset_authority: "pendingAuthority",
+  pending_deposit_token_account: "pendingTokenAccount",
+  bundle_asset_authority: "assetAuthority",
+  bundle_asset_account: "assetTokenAccount"
+}
+
+/** Checks the vault's own accounts among those passed, in account-list order as Anchor does. */
+export const expectVaultAccounts = (vault: OpenVault, accounts: Readonly<Record<string, string>>): void => {
+  for (const name in accounts) {
+    const field = NAMED_BY_BUNDLE[name]
+    if (field !== undefined) expectAddress(name, accounts[name]!, vault.bundle[field], "ConstraintAddress")
+    const pda = DERIVED_FROM_VAULT[name]
+    if (pda !== undefined) expectAddress(name, accounts[name]!, vault.pdas[pda])
+  }
+}
+
+/**
+ * How every keeper instruction opens: its log line, its account list, the vault (writable) with
+ * its keeper's signature and its own accounts checked.
+ */
+export const openForKeeper = <const S extends ReadonlyArray<AccountSpec>>(
+  context: InvocationContext,
+  name: string,
+  specs: S
+): { readonly accounts: ResolvedAccounts<S>; readonly vault: OpenVault } => {
+  logInstruction(context, name)
+  const accounts = resolveAccounts(context, specs)
+  const named = accounts as Readonly<Record<string, string>>
+  const vault = openBundle(context, named["bundle_account"]!, true)
+  requireKeeper(vault, named["keeper"]!)
+  expectVaultAccounts(vault, named)
+  return { accounts, vault }
+}
+
 export const requireManager = (vault: OpenVault, manager: string): void => ensure(vault.bundle.manager === manager, "UnauthorizedManagerAction")
 
 export const tierSchedule = (bundle: BundleView): ReferralTierSchedule => ({ referralTiers: readTiers(bundle), tierCount: bundle.tierCount })

@@ -2,7 +2,7 @@ import { readAddress, readU64, writeU64 } from "../codec/bytes.ts"
 import { customError, fail } from "../runtime/errors.ts"
 import type { InvocationContext, ProgramHandler } from "../runtime/program.ts"
 import { minimumBalanceForRentExemption, SYSVAR_RENT_ID, TOKEN_PROGRAM_ID } from "./ids.ts"
-import { decodeMint, decodeTokenAccount, encodeMint, encodeTokenAccount, MINT_SIZE, TOKEN_ACCOUNT_SIZE, type TokenAccount } from "./token-layout.ts"
+import { decodeMint, decodeTokenAccount, encodeMint, encodeTokenAccount, MINT_SIZE, TOKEN_ACCOUNT_SIZE, type TokenAccount } from "./tokenLayout.ts"
 
 /**
  * SPL Token (the original program, not Token-2022): mints and token accounts in their real

@@ -1,5 +1,5 @@
-import type { Commitment } from "../ledger/chain-clock.ts"
-import type { AccountEncoding, DataSlice } from "../rpc/account-json.ts"
+import type { Commitment } from "../ledger/chainClock.ts"
+import type { AccountEncoding, DataSlice } from "../rpc/accountJson.ts"
 import type { AccountFilter } from "../rpc/filters.ts"
 import type { Connection } from "./outbox.ts"
 

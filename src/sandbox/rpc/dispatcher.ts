@@ -1,11 +1,11 @@
 import { JsonStream, stringifyJson, type JsonValue } from "../codec/json.ts"
 import type { RpcEnvironment, RpcMethod } from "./environment.ts"
-import { accountMethods } from "./methods-accounts.ts"
-import { chainMethods } from "./methods-chain.ts"
-import { sandboxMethods } from "./methods-sandbox.ts"
-import { transactionMethods } from "./methods-transactions.ts"
+import { accountMethods } from "./accountMethods.ts"
+import { chainMethods } from "./chainMethods.ts"
+import { sandboxMethods } from "./sandboxMethods.ts"
+import { transactionMethods } from "./transactionMethods.ts"
 import { isRecord } from "./params.ts"
-import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError } from "./rpc-error.ts"
+import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError } from "./rpcError.ts"
 
 /**
  * JSON-RPC 2.0: single requests and batches, notifications (no id, no answer), and Solana's

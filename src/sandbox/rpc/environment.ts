@@ -1,12 +1,12 @@
 import type { JsonStream, JsonValue } from "../codec/json.ts"
 import type { Ledger } from "../ledger/ledger.ts"
-import type { Commitment } from "../ledger/chain-clock.ts"
-import { decodeMint } from "../programs/token-layout.ts"
+import type { Commitment } from "../ledger/chainClock.ts"
+import { decodeMint } from "../programs/tokenLayout.ts"
 import type { ProgramRegistry } from "../runtime/program.ts"
 import type { TransactionProcessor } from "../runtime/processor.ts"
-import type { MintDecimals } from "./account-json.ts"
+import type { MintDecimals } from "./accountJson.ts"
 import type { ContextConfig, Params } from "./params.ts"
-import { MIN_CONTEXT_SLOT_NOT_REACHED, RpcError } from "./rpc-error.ts"
+import { MIN_CONTEXT_SLOT_NOT_REACHED, RpcError } from "./rpcError.ts"
 
 /** What RPC methods see of the sandbox. `control` serves the sandbox_* methods. */
 export interface RpcEnvironment {

@@ -1,5 +1,5 @@
 import { decodeBase58 } from "../../ntbundle/base58.ts"
-import { invalidParams, paramError } from "./rpc-error.ts"
+import { invalidParams, paramError } from "./rpcError.ts"
 import { isRecord } from "./params.ts"
 
 /** getProgramAccounts / programSubscribe filters: `memcmp` (base58 or base64 bytes) and `dataSize`. */

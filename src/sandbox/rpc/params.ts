@@ -1,6 +1,6 @@
 import { decodeBase58Exact } from "../../ntbundle/base58.ts"
-import type { Commitment } from "../ledger/chain-clock.ts"
-import { invalidParam, invalidParams } from "./rpc-error.ts"
+import type { Commitment } from "../ledger/chainClock.ts"
+import { invalidParam, invalidParams } from "./rpcError.ts"
 
 /** Readers for positional JSON-RPC params, failing with Solana's invalid-params answers. */
 export type Params = ReadonlyArray<unknown>

@@ -1,13 +1,13 @@
 import type { AccountState, Ledger } from "../ledger/ledger.ts"
-import type { TokenBalance } from "../ledger/transaction-store.ts"
-import { prioritizationFee, readComputeBudget } from "../programs/compute-budget.ts"
+import type { TokenBalance } from "../ledger/transactionStore.ts"
+import { prioritizationFee, readComputeBudget } from "../programs/computeBudget.ts"
 import { LAMPORTS_PER_SIGNATURE, minimumBalanceForRentExemption, SYSTEM_PROGRAM_ID } from "../programs/ids.ts"
 import { InstructionFailure, type TransactionError } from "./errors.ts"
 import { ComputeMeter, executeInstruction, LogCollector, privilegesOf, type ExecutionEnvironment } from "./invocation.ts"
 import { isSignerIndex, isWritableIndex, type DecodedMessage } from "./message.ts"
 import { AccountOverlay } from "./overlay.ts"
 import type { Instruction, ProgramRegistry } from "./program.ts"
-import { tokenBalancesOf } from "./token-balances.ts"
+import { tokenBalancesOf } from "./tokenBalances.ts"
 
 /**
  * Executes a sanitized message against the ledger without committing: fee checks, program

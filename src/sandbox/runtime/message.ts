@@ -1,10 +1,10 @@
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from "@solana/kit"
 import { encodeBase58 } from "../../ntbundle/base58.ts"
 import type { TransactionErrorName } from "./errors.ts"
-import { readWireMessage, readWireTransaction, type WireMessage } from "./wire-decode.ts"
+import { readWireMessage, readWireTransaction, type WireMessage } from "./wireDecode.ts"
 
 /**
- * Wire transactions (legacy and v0) decoded (directly in the usual case, `./wire-decode.ts`, else
+ * Wire transactions (legacy and v0) decoded (directly in the usual case, `./wireDecode.ts`, else
  * with kit's decoders), then sanitized as a validator does before anything runs. Address lookup tables are not supported: a v0 message that uses one
  * fails with AddressLookupTableNotFound, which is what a node answers for a table it lacks.
  */

@@ -1,4 +1,4 @@
-import type { AccountRecord } from "../ledger/account-store.ts"
+import type { AccountRecord } from "../ledger/accountStore.ts"
 import type { AccountState } from "../ledger/ledger.ts"
 import { SYSTEM_PROGRAM_ID } from "../programs/ids.ts"
 

@@ -1,5 +1,5 @@
 import type { Ledger } from "../ledger/ledger.ts"
-import type { TransactionRecord } from "../ledger/transaction-store.ts"
+import type { TransactionRecord } from "../ledger/transactionStore.ts"
 import { addressToBytes, verifySignature, type Keypair } from "../crypto/keypair.ts"
 import { MEMO_PROGRAM_ID, MEMO_V1_PROGRAM_ID, SYSTEM_PROGRAM_ID } from "../programs/ids.ts"
 import { decodeMemo } from "../programs/memo.ts"

@@ -17,7 +17,7 @@ import type { BuiltInstruction } from "../../ntbundle/ix/meta.ts"
 import { findReferrerPda, findUserBundlePda } from "../../ntbundle/pdas.ts"
 import type { SandboxChain } from "../chain.ts"
 import type { Keypair } from "../crypto/keypair.ts"
-import { fromKitInstructions } from "../ntbundle/kit-instruction.ts"
+import { fromKitInstructions } from "../ntbundle/kitInstruction.ts"
 import { vaultAddresses } from "../ntbundle/support.ts"
 import type { SendOutcome } from "../runtime/processor.ts"
 

@@ -1,6 +1,6 @@
 import type { Address } from "@solana/kit"
 import { findAssociatedTokenAddress } from "../../ntbundle/pdas.ts"
-import { decodeTokenAccount } from "../programs/token-layout.ts"
+import { decodeTokenAccount } from "../programs/tokenLayout.ts"
 import type { SandboxChain } from "../chain.ts"
 import type { Random } from "../crypto/random.ts"
 import type { SendOutcome } from "../runtime/processor.ts"

@@ -1,5 +1,5 @@
 import { tmpdir } from "node:os"
-import type { VaultConfig } from "./vault-genesis.ts"
+import type { VaultConfig } from "./vaultGenesis.ts"
 
 /**
  * Scenario knobs. Everything a scenario creates or does is drawn from a PRNG seeded with the

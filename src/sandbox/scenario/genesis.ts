@@ -4,9 +4,9 @@ import type { SandboxChain } from "../chain.ts"
 import { deterministicKeypair, type Keypair } from "../crypto/keypair.ts"
 import type { Random } from "../crypto/random.ts"
 import { planPeople, type People } from "./people.ts"
-import { TokenGenesis } from "./token-genesis.ts"
-import { vaultAccounts } from "./vault-genesis.ts"
-import { planVaults, type PlannedVault } from "./vault-plan.ts"
+import { TokenGenesis } from "./tokenGenesis.ts"
+import { vaultAccounts } from "./vaultGenesis.ts"
+import { planVaults, type PlannedVault } from "./vaultPlan.ts"
 import type { ResolvedScenarioOptions } from "./config.ts"
 
 /**

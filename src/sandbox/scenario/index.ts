@@ -7,4 +7,4 @@ export { startScenarioSandbox, type ScenarioSandbox, type ScenarioSandboxOptions
 export { installScenario, type Scenario } from "./scenario.ts"
 export { resolveScenarioOptions, scenarioChainOptions, type ScenarioOptions } from "./config.ts"
 export type { BulkReport } from "./bulk.ts"
-export { standardLadder, type PlannedVault } from "./vault-plan.ts"
+export { standardLadder, type PlannedVault } from "./vaultPlan.ts"

@@ -1,6 +1,6 @@
 import { deterministicKeypair, type Keypair } from "../crypto/keypair.ts"
 import type { Random, Seed } from "../crypto/random.ts"
-import type { PlannedVault } from "./vault-plan.ts"
+import type { PlannedVault } from "./vaultPlan.ts"
 
 /**
  * The scenario's wallets: users with token balances in the mints of the vaults they use, and

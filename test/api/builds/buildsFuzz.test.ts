@@ -1,8 +1,8 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, FastCheck } from "effect"
-import { gatewayForTest, serverUrl } from "../../support/httpTestServer.ts"
-import { liveStatus } from "../../support/projectionTest.ts"
-import { alice, builder, eligibleBuilder, makeWorld, vault, withSpecs } from "../../domain/builds/world.ts"
+import { gatewayForTest, serverUrl } from "../../../src/bench/support/httpTestServer.ts"
+import { liveStatus } from "../../../src/bench/support/projectionTest.ts"
+import { alice, builder, eligibleBuilder, makeWorld, vault, withSpecs } from "../../../src/bench/support/buildWorld.ts"
 
 // Random bodies, well-formed and not, against both builders over HTTP: every answer is a 200, 400,
 // 404 or 413 envelope; never a 5xx.

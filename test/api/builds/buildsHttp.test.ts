@@ -2,11 +2,11 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { u64Max } from "../../support/buildFixtures.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
-import { TEST_PARTNER_KEY } from "../../support/partnerKeyStandIn.ts"
-import { gatewayForTest, serverUrl } from "../../support/httpTestServer.ts"
-import { liveStatus, ProjectionControl, startingStatus } from "../../support/projectionTest.ts"
+import { TEST_PARTNER_KEY } from "../../../src/bench/support/partnerKeyStandIn.ts"
+import { gatewayForTest, serverUrl } from "../../../src/bench/support/httpTestServer.ts"
+import { liveStatus, ProjectionControl, startingStatus } from "../../../src/bench/support/projectionTest.ts"
 import { findUserBundlePda } from "../../../src/ntbundle/pdas.ts"
-import { alice, bob, makeWorld, program, vault, wallet } from "../../domain/builds/world.ts"
+import { alice, bob, makeWorld, program, vault, wallet } from "../../../src/bench/support/buildWorld.ts"
 
 // The builders over real HTTP against a projection the test holds (no chain: the stand-in
 // blockhash, no balance check). Chain end to end is in buildsSandbox.test.ts.

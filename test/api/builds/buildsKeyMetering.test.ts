@@ -1,10 +1,10 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect, HashMap, Layer, Logger } from "effect"
 import { fetchJson } from "../../support/httpFetch.ts"
-import { gatewayForTest, serverUrl } from "../../support/httpTestServer.ts"
-import { TEST_PARTNER_KEY } from "../../support/partnerKeyStandIn.ts"
-import { liveStatus } from "../../support/projectionTest.ts"
-import { alice, bob, makeWorld, vault } from "../../domain/builds/world.ts"
+import { gatewayForTest, serverUrl } from "../../../src/bench/support/httpTestServer.ts"
+import { TEST_PARTNER_KEY } from "../../../src/bench/support/partnerKeyStandIn.ts"
+import { liveStatus } from "../../../src/bench/support/projectionTest.ts"
+import { alice, bob, makeWorld, vault } from "../../../src/bench/support/buildWorld.ts"
 
 // A build carrying a valid partner key is metered on the key's quota, not the client IP's, and
 // the partner (key id and name, never the key) is named in the logs.

@@ -2,9 +2,9 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { ProjectionState } from "../../../src/domain/projection/state.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
-import { gatewayForTest, serverUrl } from "../../support/httpTestServer.ts"
-import { liveStatus } from "../../support/projectionTest.ts"
-import { alice, builder, eligibleBuilder, makeWorld, NOW, program, vault, withSpecs, type WorldSpec } from "../../domain/builds/world.ts"
+import { gatewayForTest, serverUrl } from "../../../src/bench/support/httpTestServer.ts"
+import { liveStatus } from "../../../src/bench/support/projectionTest.ts"
+import { alice, builder, eligibleBuilder, makeWorld, NOW, program, vault, withSpecs, type WorldSpec } from "../../../src/bench/support/buildWorld.ts"
 
 // Every policy refusal of the issue, reached over HTTP with a well-formed request: 200,
 // success:true, validation.accepted:false with the reason, and no transaction. The served

@@ -5,7 +5,7 @@ import { setComputeUnitLimitIx } from "../../../src/ntbundle/ix/computeBudget.ts
 import { memoIx } from "../../../src/ntbundle/ix/memo.ts"
 import { requestDepositIx, requestWithdrawalIx } from "../../../src/ntbundle/ix/user.ts"
 import { NTBUNDLE_DEVNET_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
-import { alice, mint, program, treasury, vault } from "./world.ts"
+import { alice, mint, program, treasury, vault } from "../../../src/bench/support/buildWorld.ts"
 
 describe("estimateComputeUnitLimit", () => {
   const deposit = requestDepositIx({ program, bundle: vault, user: alice, assetMint: mint, treasury, amount: 1n })

@@ -20,7 +20,7 @@ import {
   withSpecs,
   type World,
   type WorldSpec
-} from "./world.ts"
+} from "../../../src/bench/support/buildWorld.ts"
 import { afterComputeBudget, expectWellFormedBuild, legacy } from "./wellFormed.ts"
 
 interface DepositCase {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Either } from "effect"
 import { previewDeposit, previewWithdraw, type DepositPreview, type WithdrawPreview } from "../../../src/domain/builds/previews.ts"
 import type { WithdrawPreviewRequest } from "../../../src/domain/builds/requests.ts"
-import { makeWorld, NOW, vault, wallet, type World, type WorldSpec } from "./world.ts"
+import { makeWorld, NOW, vault, wallet, type World, type WorldSpec } from "../../../src/bench/support/buildWorld.ts"
 
 const depositPreview = (world: World, amount: bigint, processingIntervalSeconds: number | null = 3_600): DepositPreview =>
   Either.getOrThrow(previewDeposit({ state: world.state, vaultAddress: vault, now: NOW, request: { amount }, processingIntervalSeconds }))

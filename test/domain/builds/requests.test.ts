@@ -12,7 +12,7 @@ import {
 import { buildWithdrawTransaction } from "../../../src/domain/builds/withdraw.ts"
 import { previewDeposit, previewWithdraw } from "../../../src/domain/builds/previews.ts"
 import { findUserBundlePda } from "../../../src/ntbundle/pdas.ts"
-import { alice, builder, context, eligibleBuilder, makeWorld, NOW, program, vault, withSpecs } from "./world.ts"
+import { alice, builder, context, eligibleBuilder, makeWorld, NOW, program, vault, withSpecs } from "../../../src/bench/support/buildWorld.ts"
 
 /** A program address: a valid base58 key that is off the curve. */
 const offCurve = findUserBundlePda(program, alice, vault)[0]

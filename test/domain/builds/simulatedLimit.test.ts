@@ -3,7 +3,7 @@ import { Either } from "effect"
 import { buildDepositTransaction } from "../../../src/domain/builds/deposit.ts"
 import type { AcceptedDeposit } from "../../../src/domain/builds/responses.ts"
 import { simulatedComputeUnitLimit, withComputeUnitLimit } from "../../../src/domain/builds/simulatedLimit.ts"
-import { alice, context, makeWorld, program, vault } from "./world.ts"
+import { alice, context, makeWorld, program, vault } from "../../../src/bench/support/buildWorld.ts"
 import { expectWellFormedBuild } from "./wellFormed.ts"
 
 const accepted = (priorityFeeMicroLamports: bigint | null): AcceptedDeposit => {

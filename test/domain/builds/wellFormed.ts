@@ -20,7 +20,7 @@ import type { BuiltInstruction } from "../../../src/ntbundle/ix/meta.ts"
 import { ASSOCIATED_TOKEN_PROGRAM_ID, COMPUTE_BUDGET_PROGRAM_ID, MEMO_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
 import { decodeTransactionBase64, type DecodedTransaction } from "../../../src/ntbundle/txDecode.ts"
 import { toLegacyWireInstruction, type LegacyWireInstruction } from "../../../src/tx/legacyInstruction.ts"
-import { fromLegacy } from "./legacyToKit.ts"
+import { fromLegacy } from "../../../src/bench/support/legacyToKit.ts"
 
 const PUBLIC_NTBUNDLE_INSTRUCTIONS = ["initialize_bundle_depositor", "set_user_referrer", "request_deposit", "request_withdrawal"]
 

@@ -7,7 +7,7 @@ import type { AcceptedWithdrawal, WithdrawBuildResponse } from "../../../src/dom
 import { buildWithdrawTransaction } from "../../../src/domain/builds/withdraw.ts"
 import { buildWithdraw } from "../../../src/ntbundle/builders/index.ts"
 import { findAssociatedTokenAddress } from "../../../src/ntbundle/pdas.ts"
-import { alice, context, makeWorld, mint, NOW, program, vault, wallet, type World, type WorldSpec } from "./world.ts"
+import { alice, context, makeWorld, mint, NOW, program, vault, wallet, type World, type WorldSpec } from "../../../src/bench/support/buildWorld.ts"
 import { afterComputeBudget, expectWellFormedBuild, legacy } from "./wellFormed.ts"
 
 const withdrawIn = (world: World, size: WithdrawSize = { withdrawAll: true }, priorityFee: bigint | null = null, now = NOW): WithdrawBuildResponse =>

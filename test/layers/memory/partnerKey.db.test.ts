@@ -7,7 +7,7 @@ import { PartnerKeys } from "../../../services/PartnerKeys.ts"
 import { generateApiKey, hashApiKey } from "../../../src/domain/partnerKeys/apiKeyFormat.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
 import { startKeyedServer } from "../../support/keyedTestServer.ts"
-import { TestDatabase } from "../../support/testDatabase.ts"
+import { TestDatabase } from "../../../src/bench/support/testDatabase.ts"
 
 const DEFAULT_QUOTA = { limit: 1000, windowSeconds: 600 }
 const sandboxServer = (options: { cacheTtlMs?: number } = {}) =>

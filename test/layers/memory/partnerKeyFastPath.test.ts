@@ -4,7 +4,7 @@ import { RateLimiterLive } from "../../../layers/memory/RateLimiterLive.ts"
 import { generateApiKey } from "../../../src/domain/partnerKeys/apiKeyFormat.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
 import { startKeyedServer } from "../../support/keyedTestServer.ts"
-import { makePartnerKeysInMemory } from "../../support/partnerKeysInMemory.ts"
+import { makePartnerKeysInMemory } from "../../../src/bench/support/partnerKeysInMemory.ts"
 
 /**
  * The real `PartnerKey` middleware over an in-memory key store: the first request of a key misses

@@ -10,10 +10,10 @@ import { encodeAccount } from "../../../src/ntbundle/accounts.ts"
 import { blankBundle } from "../../../src/ntbundle/blankAccounts.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
 import { PYTH_RECEIVER_PROGRAM_ID } from "../../../src/pyth/priceUpdate.ts"
-import { encodePriceUpdateAccount } from "../../../src/sandbox/pyth/price-account.ts"
-import { memoryChainStore } from "../../support/memoryChainStore.ts"
+import { encodePriceUpdateAccount } from "../../../src/sandbox/pyth/priceAccount.ts"
+import { memoryChainStore } from "../../../src/bench/support/memoryChainStore.ts"
 import { poll } from "../../support/poll.ts"
-import { scriptedChainSource } from "../../support/scriptedChainSource.ts"
+import { scriptedChainSource } from "../../../src/bench/support/scriptedChainSource.ts"
 
 const program = NTBUNDLE_PROGRAM_ID
 const MINT = "So11111111111111111111111111111111111111112"

@@ -9,7 +9,7 @@ import { type Checkpoint, ChainStore, type StoredAccount } from "../../../servic
 import { decodeEvent, encodeEvent, type NtEvent } from "../../../src/ntbundle/events.ts"
 import { toJson } from "../../../src/ntbundle/json.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
-import { TestDatabase } from "../../support/testDatabase.ts"
+import { TestDatabase } from "../../../src/bench/support/testDatabase.ts"
 
 // Deterministic, valid addresses: `n` in the last bytes of a 32-byte key with a per-kind prefix.
 const addressOf = (kind: number, n: number): Address => {

@@ -3,7 +3,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { CohortEventLogLive } from "../../../layers/postgres/CohortEventLogLive.ts"
 import { CohortEventLog } from "../../../services/CohortEventLog.ts"
-import { TestDatabase } from "../../support/testDatabase.ts"
+import { TestDatabase } from "../../../src/bench/support/testDatabase.ts"
 
 const BUILDER = "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB"
 const OTHER = "7vfCXTUXx5WJV5JADk17DUJ4ksgau7utNKj4b963voxs"

@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { migrate } from "../../../layers/postgres/migrations.ts"
-import { TestDatabase } from "../../support/testDatabase.ts"
+import { TestDatabase } from "../../../src/bench/support/testDatabase.ts"
 
 layer(TestDatabase, { timeout: 60_000 })("database (embedded, or DATABASE_URL when set)", (it) => {
   it.effect("applies the numbered migrations and records them", () =>

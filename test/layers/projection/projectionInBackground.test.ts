@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Context, Deferred, Duration, Effect, Layer } from "effect"
 import { Projection, type ProjectionChangeBatch } from "../../../services/Projection.ts"
 import { ProjectionInBackground } from "../../../layers/projection/ProjectionInBackground.ts"
-import { liveStatus, ProjectionControl, ProjectionTest } from "../../support/projectionTest.ts"
+import { liveStatus, ProjectionControl, ProjectionTest } from "../../../src/bench/support/projectionTest.ts"
 
 const batch = (version: number): ProjectionChangeBatch => ({ slot: 100 + version, version, changes: [{ _tag: "VaultChanged", vault: "vault-a" }] })
 

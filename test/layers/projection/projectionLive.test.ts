@@ -9,9 +9,9 @@ import { encodeAccount } from "../../../src/ntbundle/accounts.ts"
 import { blankBundle, blankUserBundleAccount } from "../../../src/ntbundle/blankAccounts.ts"
 import { findUserBundlePda } from "../../../src/ntbundle/pdas.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
-import { memoryChainStore } from "../../support/memoryChainStore.ts"
+import { memoryChainStore } from "../../../src/bench/support/memoryChainStore.ts"
 import { poll } from "../../support/poll.ts"
-import { scriptedChainSource } from "../../support/scriptedChainSource.ts"
+import { scriptedChainSource } from "../../../src/bench/support/scriptedChainSource.ts"
 
 const program = NTBUNDLE_PROGRAM_ID
 const account = (address: string, slot: number, data: Uint8Array): AccountUpdated => ({ _tag: "AccountUpdated", address, owner: program, slot, data })

@@ -22,7 +22,7 @@ import { implementGroup } from "../../../src/api/handlers.ts"
 import { implementMiddleware } from "../../../src/api/middleware.ts"
 import { PreEncoded } from "../../../src/api/preEncoded.ts"
 import { Address } from "../../../src/api/schemas.ts"
-import { listenForTest } from "../../support/httpTestServer.ts"
+import { listenForTest } from "../../../src/bench/support/httpTestServer.ts"
 
 /** A test-only contract that exercises every transport feature the real API does not use yet. */
 

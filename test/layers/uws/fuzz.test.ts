@@ -2,8 +2,8 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpListener } from "../../../layers/uws/HttpServer.ts"
 import { rawRequest, type RawResponse } from "../../support/httpRaw.ts"
-import { gatewayForTest } from "../../support/httpTestServer.ts"
-import { liveStatus, ProjectionControl } from "../../support/projectionTest.ts"
+import { gatewayForTest } from "../../../src/bench/support/httpTestServer.ts"
+import { liveStatus, ProjectionControl } from "../../../src/bench/support/projectionTest.ts"
 import { fixtureServer } from "./fixtureApi.ts"
 
 /** Deterministic PRNG (mulberry32), so a failure can be replayed. */

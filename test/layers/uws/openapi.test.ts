@@ -5,7 +5,7 @@ import { DOCS_PATHS } from "../../../layers/uws/DocsRoutes.ts"
 import { HttpListener, HttpServer } from "../../../layers/uws/HttpServer.ts"
 import { Api } from "../../../src/api/Api.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
-import { gatewayForTest } from "../../support/httpTestServer.ts"
+import { gatewayForTest } from "../../../src/bench/support/httpTestServer.ts"
 import { FixtureApi, fixtureServer } from "./fixtureApi.ts"
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"] as const

@@ -8,7 +8,7 @@ import { BadRequestResponse, InternalErrorResponse } from "../../../src/api/erro
 import { implementGroup, type RequestInfo } from "../../../src/api/handlers.ts"
 import { implementMiddleware } from "../../../src/api/middleware.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
-import { listenForTest } from "../../support/httpTestServer.ts"
+import { listenForTest } from "../../../src/bench/support/httpTestServer.ts"
 
 /**
  * The peer address is read from the socket only when asked for, so it must still be right when it

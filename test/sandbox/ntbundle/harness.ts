@@ -8,13 +8,13 @@ import { deterministicKeypair, type Keypair } from "../../../src/sandbox/crypto/
 import { createNtbundleProgram } from "../../../src/sandbox/ntbundle/program.ts"
 import { vaultAddresses } from "../../../src/sandbox/ntbundle/support.ts"
 import { associatedTokenAddress } from "../../../src/sandbox/programs/instructions.ts"
-import { decodeTokenAccount } from "../../../src/sandbox/programs/token-layout.ts"
+import { decodeTokenAccount } from "../../../src/sandbox/programs/tokenLayout.ts"
 import type { Instruction } from "../../../src/sandbox/runtime/program.ts"
 import type { SendOutcome } from "../../../src/sandbox/runtime/processor.ts"
 import { createSandboxChain } from "../../../src/sandbox/sandbox.ts"
-import { fromKitInstruction } from "../../../src/sandbox/ntbundle/kit-instruction.ts"
-import { TokenGenesis } from "../../../src/sandbox/scenario/token-genesis.ts"
-import { vaultAccounts, type VaultConfig } from "../../../src/sandbox/scenario/vault-genesis.ts"
+import { fromKitInstruction } from "../../../src/sandbox/ntbundle/kitInstruction.ts"
+import { TokenGenesis } from "../../../src/sandbox/scenario/tokenGenesis.ts"
+import { vaultAccounts, type VaultConfig } from "../../../src/sandbox/scenario/vaultGenesis.ts"
 
 /** One vault on a fresh manual-clock chain, with funded wallets and typed reads, for instruction tests. */
 export const MINT = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { checkInvariants } from "../../../src/sandbox/ntbundle/invariants.ts"
 import { userBundleView } from "../../../src/sandbox/ntbundle/layout.ts"
-import { decodeMint, encodeMint } from "../../../src/sandbox/programs/token-layout.ts"
+import { decodeMint, encodeMint } from "../../../src/sandbox/programs/tokenLayout.ts"
 import { findUserBundlePda } from "../../../src/ntbundle/pdas.ts"
 import { makeHarness, MINT, USDC } from "./harness.ts"
 import { flows } from "./flows.ts"

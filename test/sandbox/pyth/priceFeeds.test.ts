@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { mainnetPriceFeeds } from "../../../src/pyth/feedAccounts.ts"
 import { decodePriceUpdateV2, PRICE_UPDATE_V2_SIZE, PYTH_RECEIVER_PROGRAM_ID } from "../../../src/pyth/priceUpdate.ts"
 import { createRandom } from "../../../src/sandbox/crypto/random.ts"
-import { installPriceFeeds, sandboxPriceFeedMap } from "../../../src/sandbox/pyth/price-feeds.ts"
+import { installPriceFeeds, sandboxPriceFeedMap } from "../../../src/sandbox/pyth/priceFeeds.ts"
 import { createSandboxChain, startSandbox } from "../../../src/sandbox/sandbox.ts"
 import type { SandboxChain } from "../../../src/sandbox/chain.ts"
 

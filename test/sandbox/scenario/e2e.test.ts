@@ -26,7 +26,7 @@ import { eventsFromLogs } from "../../../src/ntbundle/events.ts"
 import { setUserReferrerIx } from "../../../src/ntbundle/ix/user.ts"
 import { findUserBundlePda } from "../../../src/ntbundle/pdas.ts"
 import { checkInvariants } from "../../../src/sandbox/ntbundle/invariants.ts"
-import type { TransactionRecord } from "../../../src/sandbox/ledger/transaction-store.ts"
+import type { TransactionRecord } from "../../../src/sandbox/ledger/transactionStore.ts"
 import { startScenarioSandbox, type ScenarioSandbox } from "../../../src/sandbox/scenario/start.ts"
 import { collect, sleep } from "../support.ts"
 

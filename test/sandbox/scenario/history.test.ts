@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { eventsFromLogs } from "../../../src/ntbundle/events.ts"
-import type { TransactionRecord } from "../../../src/sandbox/ledger/transaction-store.ts"
+import type { TransactionRecord } from "../../../src/sandbox/ledger/transactionStore.ts"
 import { checkInvariants } from "../../../src/sandbox/ntbundle/invariants.ts"
 import { createSandboxChain } from "../../../src/sandbox/sandbox.ts"
 import { scenarioChainOptions } from "../../../src/sandbox/scenario/config.ts"

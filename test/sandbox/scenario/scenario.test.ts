@@ -9,7 +9,7 @@ import { decodeBase58 } from "../../../src/ntbundle/base58.ts"
 import { checkInvariants } from "../../../src/sandbox/ntbundle/invariants.ts"
 import { createSandboxChain } from "../../../src/sandbox/sandbox.ts"
 import { installScenario } from "../../../src/sandbox/scenario/scenario.ts"
-import { standardLadder } from "../../../src/sandbox/scenario/vault-plan.ts"
+import { standardLadder } from "../../../src/sandbox/scenario/vaultPlan.ts"
 
 const VAULTS = [60, 67, 76, 49]
 const make = (seed: number, runId = "scenario-test") => {
