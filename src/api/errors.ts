@@ -39,7 +39,7 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
 
 export class Forbidden extends Schema.TaggedError<Forbidden>()(
   "Forbidden",
-  { code: Schema.Literal("FORBIDDEN", "WRONG_ENVIRONMENT"), message: Schema.String },
+  { code: Schema.Literal("FORBIDDEN", "WRONG_ENVIRONMENT", "INSUFFICIENT_SCOPE"), message: Schema.String },
   HttpApiSchema.annotations({ status: 403, description: "The credential may not do this" })
 ) {}
 
