@@ -26,6 +26,8 @@ import { EXIT_USAGE, type Command } from "./Command.ts"
 import { IngestionLive } from "./ingestion.ts"
 import { keysConfig } from "../configKeys.ts"
 import { PartnerAuthLive, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
+import { ControlPlaneLive } from "./controlPlaneServe.ts"
+import { controlPlaneConfig } from "../api/controlPlane/controlPlaneConfig.ts"
 import { BuildsLive } from "../api/builds/BuildsLive.ts"
 import { buildMeterConfig, buildSimulationConfig } from "../api/builds/buildConfig.ts"
 import { PublishSimulator, SimulatorFromHandoff, SimulatorHandoffLive } from "../../layers/solana/SimulatorHandoff.ts"
@@ -47,7 +49,8 @@ Runs the gateway. Configuration comes from the environment (see the README):
   SANDBOX_USERS, SANDBOX_BUILDERS, SANDBOX_ACTIVITY, SANDBOX_HISTORY_DAYS, SANDBOX_SLOT_MS,
   SANDBOX_RPC_PORT, SANDBOX_PARTNER_KEY, KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS, BUILD_RATE_LIMIT, BUILD_RATE_WINDOW_SECONDS, TRUST_PROXY, BUILD_SIMULATION,
   WS_MAX_TOPICS, WS_MAX_CONNECTIONS_PER_KEY, WS_MAX_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS,
-  WS_BACKPRESSURE_BYTES, WS_CLOSE_ABOVE_BYTES, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS
+  WS_BACKPRESSURE_BYTES, WS_CLOSE_ABOVE_BYTES, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS, PUBLIC_ORIGIN,
+  SESSION_IDLE_MINUTES, SESSION_MAX_HOURS, AUTH_RATE_LIMIT, AUTH_RATE_WINDOW_SECONDS
 `
 
 export const serve: Command = {
@@ -99,6 +102,12 @@ export const serve: Command = {
       process.stderr.write(`vault-gateway: ${describeConfigError(wsLimits.left)}\n`)
       return EXIT_USAGE
     }
+    const controlPlaneSettings = await Effect.runPromise(Effect.either(controlPlaneConfig(appSettings.cluster, port)))
+    if (Either.isLeft(controlPlaneSettings)) {
+      process.stderr.write(`vault-gateway: ${describeConfigError(controlPlaneSettings.left)}\n`)
+      return EXIT_USAGE
+    }
+    const controlPlane = ControlPlaneLive(controlPlaneSettings.right).pipe(Layer.provide(database))
     const partnerAuth = PartnerAuthLive(appSettings.cluster, keySettings.right).pipe(Layer.provide(database))
     // the builders meter a request with a valid partner key on the key's quota
     const builds = Layer.merge(BuildsLive(buildMeter), PublicHandlersLive).pipe(Layer.provide(Layer.merge(buildServices, partnerAuth)))
@@ -109,7 +118,7 @@ export const serve: Command = {
       : Layer.empty
     const stream = WsStreamLive({ limits: wsLimits.right }).pipe(Layer.provide(Layer.merge(projection, prices)))
     const routes = Layer.mergeAll(ApiRoutesLive(Api), DocsRoutesLive(Api), stream, sandboxKey).pipe(
-      Layer.provide(Layer.merge(handlers, partnerAuth))
+      Layer.provide(Layer.mergeAll(handlers, partnerAuth, controlPlane))
     )
     // Listen only once every route is registered.
     const http = HttpListenerLive({ host, port }).pipe(Layer.provide(routes), Layer.provideMerge(HttpServerLive))

@@ -25,6 +25,7 @@ import { VaultHistoryStandIn } from "./vaultHistoryStandIn.ts"
 import type { DailyRow } from "../../src/domain/history/dailyRow.ts"
 import type { CohortEventLog } from "../../services/CohortEventLog.ts"
 import { CohortEventLogStandIn } from "./cohortEventLogStandIn.ts"
+import { ControlPlaneStandIn } from "./controlPlaneStandIn.ts"
 
 
 /** A real uWS server on a free loopback port, serving `routes` (registered before it listens). */
@@ -69,7 +70,7 @@ export const gatewayForTest = <PayoutsR = never>(
     ApiRoutesLive(Api, options.limits === undefined ? {} : { limits: options.limits }),
     DocsRoutesLive(Api),
     (options.extraRoutes ?? Layer.empty).pipe(Layer.provide(Layer.merge(partnerKey, NoPricesLive)))
-  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, referrerHistory, builds, partnerKey).pipe(Layer.provide(Layer.mergeAll(NoPricesLive, VaultHistoryStandIn(options.history), referrerHistoryRows)))))
+  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, referrerHistory, builds, partnerKey, ControlPlaneStandIn).pipe(Layer.provide(Layer.mergeAll(NoPricesLive, VaultHistoryStandIn(options.history), referrerHistoryRows)))))
   return listenForTest(routes).pipe(
     Layer.provideMerge(
       ProjectionTest({
