@@ -130,7 +130,7 @@ export const OrganizationsLive = Layer.effect(
       keys: (organizationId) =>
         sql<KeyRow>`
           SELECT ${keyColumns} FROM partner_key WHERE organization_id = ${organizationId}::uuid
-          ORDER BY created_at DESC, id LIMIT 500`.pipe(
+          ORDER BY created_at DESC, partner_key.id LIMIT 500`.pipe(
           Effect.map((rows) => rows.map(toKey)),
           Effect.orDie,
           Effect.withSpan("Organizations.keys")
@@ -235,7 +235,7 @@ export const OrganizationsLive = Layer.effect(
           WHERE organization_id = ${organizationId}::uuid
             AND (${page.before === null ? null : page.before.toString()}::bigint IS NULL
                  OR id < ${page.before === null ? null : page.before.toString()}::bigint)
-          ORDER BY id DESC LIMIT ${page.limit}`.pipe(Effect.orDie, Effect.withSpan("Organizations.audit")),
+          ORDER BY audit_log.id DESC LIMIT ${page.limit}`.pipe(Effect.orDie, Effect.withSpan("Organizations.audit")),
 
       record: (actor, action, details) =>
         audit(actor, action, details).pipe(Effect.asVoid, Effect.orDie, Effect.withSpan("Organizations.record"))
