@@ -1,4 +1,4 @@
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type SqlError } from "@effect/sql"
 import { Effect, Layer, Redacted } from "effect"
 import {
   type Actor,
@@ -51,6 +51,16 @@ export const OrganizationsLive = Layer.effect(
     const announce = (hash: string) => sql`SELECT pg_notify(${PARTNER_KEY_CHANNEL}, ${hash})`
     // serialises the key and code changes of one organization (Generate, limits)
     const lockOrganization = (id: string) => sql`SELECT id FROM organization WHERE id = ${id}::uuid FOR UPDATE`
+
+    // locks the organization, then refuses when `count` (rows it holds) reached `max`
+    const lockedUnder = (actor: Actor, count: Effect.Effect<ReadonlyArray<any>, SqlError.SqlError>, max: number, what: string) =>
+      Effect.zipRight(
+        lockOrganization(actor.organizationId),
+        Effect.flatMap(count, (rows) =>
+          (rows[0] as { n: number }).n >= max
+            ? Effect.fail(new OrganizationLimitReached({ message: `an organization holds at most ${max} ${what}` }))
+            : Effect.void)
+      )
 
     const insertKey = (actor: Actor, key: NewOrganizationKey, quota: { limit: number | null; window: number | null }, rotatedFrom: string | null) => {
       const plaintext = generateApiKey(key.environment)
@@ -138,14 +148,12 @@ export const OrganizationsLive = Layer.effect(
 
       issueKey: (actor, key) =>
         Effect.gen(function*() {
-          yield* lockOrganization(actor.organizationId)
-          const [count] = yield* sql<{ n: number }>`
-            SELECT count(*)::int AS n FROM partner_key WHERE organization_id = ${actor.organizationId}::uuid AND ${active}`
-          if (count!.n >= MAX_ACTIVE_KEYS_PER_ORGANIZATION) {
-            return yield* Effect.fail(
-              new OrganizationLimitReached({ message: `an organization holds at most ${MAX_ACTIVE_KEYS_PER_ORGANIZATION} active keys; revoke one first` })
-            )
-          }
+          yield* lockedUnder(
+            actor,
+            sql`SELECT count(*)::int AS n FROM partner_key WHERE organization_id = ${actor.organizationId}::uuid AND ${active}`,
+            MAX_ACTIVE_KEYS_PER_ORGANIZATION,
+            "active keys; revoke one first"
+          )
           const issued = yield* insertKey(actor, key, { limit: null, window: null }, null)
           yield* audit(actor, "key.issued", keyDetails(issued.key))
           return issued
@@ -202,12 +210,12 @@ export const OrganizationsLive = Layer.effect(
 
       claimCode: (actor, code) =>
         Effect.gen(function*() {
-          yield* lockOrganization(actor.organizationId)
-          const [count] = yield* sql<{ n: number }>`
-            SELECT count(*)::int AS n FROM builder_code WHERE organization_id = ${actor.organizationId}::uuid`
-          if (count!.n >= MAX_CODES_PER_ORGANIZATION) {
-            return yield* Effect.fail(new OrganizationLimitReached({ message: `an organization holds at most ${MAX_CODES_PER_ORGANIZATION} codes` }))
-          }
+          yield* lockedUnder(
+            actor,
+            sql`SELECT count(*)::int AS n FROM builder_code WHERE organization_id = ${actor.organizationId}::uuid`,
+            MAX_CODES_PER_ORGANIZATION,
+            "codes"
+          )
           // a disabled code stays reserved: the conflict covers every row, whatever its state
           const rows = yield* sql<OrganizationCode>`
             INSERT INTO builder_code (code, referrer_wallet, organization_id)

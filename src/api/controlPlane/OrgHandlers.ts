@@ -6,7 +6,7 @@ import { ownerTransferStatement } from "../../domain/controlPlane/signIn.ts"
 import { KEY_SCOPES, type KeyScope } from "../../domain/partnerKeys/scopes.ts"
 import { Api } from "../Api.ts"
 import { BadRequest } from "../errors.ts"
-import { implementGroup } from "../handlers.ts"
+import { implementGroup, type RequestInfo } from "../handlers.ts"
 import { WithHeaders } from "../withHeaders.ts"
 import type { ControlPlaneSettings } from "./controlPlaneConfig.ts"
 import { ControlPlaneBadRequest, ControlPlaneConflict, ControlPlaneNotFound } from "./errors.ts"
@@ -61,6 +61,13 @@ export const OrgHandlersLive = (settings: ControlPlaneSettings) =>
       const codeShape = (code: string) =>
         CLAIMABLE_CODE.test(code) ? Effect.void : Effect.fail(new ControlPlaneBadRequest({ code: "INVALID_CODE", message: `a code is ${CODE_RULE}` }))
 
+      const setEnabled = (enabled: boolean) => ({ path, request }: { readonly path: { readonly code: string }; readonly request: RequestInfo }) =>
+        idempotent(request, null, (who) =>
+          organizations.setCodeEnabled(who, path.code, enabled).pipe(
+            Effect.catchTag("OrganizationCodeNotFound", () => Effect.fail(codeNotFound(path.code))),
+            Effect.map((code) => ({ success: true as const, data: { code: codeView(code) } }))
+          ))
+
       return {
         get: () =>
           Effect.gen(function*() {
@@ -70,42 +77,34 @@ export const OrgHandlersLive = (settings: ControlPlaneSettings) =>
             return { success: true as const, data: { organization: organizationView(organization) } }
           }),
         ownerNonce: ({ request }) =>
-          Effect.flatMap(AuthenticatedWallet, (who) =>
-            idempotent(
-              who.organizationId,
-              request,
-              null,
-              flow.issue("owner-transfer", who.organizationId, ownerTransferStatement(who.organizationId, who.wallet)).pipe(
-                Effect.map((input) => ({ success: true as const, data: input }))
-              )
-            )),
+          idempotent(request, null, (who) =>
+            flow.issue("owner-transfer", who.organizationId, ownerTransferStatement(who.organizationId, who.wallet)).pipe(
+              Effect.map((input) => ({ success: true as const, data: input }))
+            )
+          ),
         transferOwner: ({ payload, request }) =>
-          Effect.flatMap(AuthenticatedWallet, (who) =>
-            idempotent(
-              who.organizationId,
-              request,
-              payload,
-              Effect.gen(function*() {
-                yield* flow.meter(request)
-                const newOwner = yield* flow.verify("owner-transfer", who.organizationId, payload)
-                if (newOwner === who.wallet) {
-                  return yield* Effect.fail(new ControlPlaneConflict({ code: "WALLET_OWNS_ORGANIZATION", message: "this wallet already owns the organization" }))
-                }
-                const organization = yield* organizations.transferOwner(who, newOwner).pipe(
-                  Effect.catchTag("WalletOwnsOrganization", () =>
-                    Effect.fail(
-                      new ControlPlaneConflict({
-                        code: "WALLET_OWNS_ORGANIZATION",
-                        message: "the new wallet owns an organization with keys or codes; it cannot take over another"
-                      })
-                    ))
-                )
-                return { success: true as const, data: { organization: organizationView(organization) } }
-              })
-            ).pipe(
-              // the previous owner's sessions, this one included, ended with the transfer
-              Effect.map((answer) => new WithHeaders(answer instanceof WithHeaders ? answer.value : answer, [["set-cookie", clearedSessionCookie({ secure: settings.secureCookie })]]))
-            )),
+          idempotent(request, payload, (who) =>
+            Effect.gen(function*() {
+              yield* flow.meter(request)
+              const newOwner = yield* flow.verify("owner-transfer", who.organizationId, payload)
+              if (newOwner === who.wallet) {
+                return yield* Effect.fail(new ControlPlaneConflict({ code: "WALLET_OWNS_ORGANIZATION", message: "this wallet already owns the organization" }))
+              }
+              const organization = yield* organizations.transferOwner(who, newOwner).pipe(
+                Effect.catchTag("WalletOwnsOrganization", () =>
+                  Effect.fail(
+                    new ControlPlaneConflict({
+                      code: "WALLET_OWNS_ORGANIZATION",
+                      message: "the new wallet owns an organization with keys or codes; it cannot take over another"
+                    })
+                  ))
+              )
+              return { success: true as const, data: { organization: organizationView(organization) } }
+            })
+          ).pipe(
+            // the previous owner's sessions, this one included, ended with the transfer
+            Effect.map((answer) => new WithHeaders(answer instanceof WithHeaders ? answer.value : answer, [["set-cookie", clearedSessionCookie({ secure: settings.secureCookie })]]))
+          ),
         keys: () =>
           Effect.gen(function*() {
             const who = yield* AuthenticatedWallet
@@ -114,53 +113,37 @@ export const OrgHandlersLive = (settings: ControlPlaneSettings) =>
             return { success: true as const, data: { keys: keys.map((key) => keyView(key, now)) } }
           }),
         issueKey: ({ payload, request }) =>
-          Effect.flatMap(AuthenticatedWallet, (who) =>
-            idempotent(
-              who.organizationId,
-              request,
-              payload,
-              organizations.issueKey(who, { name: payload.name, scopes: orderedScopes(payload.scopes), environment }).pipe(
-                Effect.catchTag("OrganizationLimitReached", (limit) => Effect.fail(new ControlPlaneConflict({ code: "LIMIT_REACHED", message: limit.message }))),
-                Effect.map(issuedBody)
-              ),
-              withoutPlaintext
-            )),
+          idempotent(request, payload, (who) =>
+            organizations.issueKey(who, { name: payload.name, scopes: orderedScopes(payload.scopes), environment }).pipe(
+              Effect.catchTag("OrganizationLimitReached", (limit) => Effect.fail(new ControlPlaneConflict({ code: "LIMIT_REACHED", message: limit.message }))),
+              Effect.map(issuedBody)
+            ),
+            withoutPlaintext
+          ),
         generateKey: ({ payload, request }) =>
-          Effect.flatMap(AuthenticatedWallet, (who) =>
-            idempotent(
-              who.organizationId,
-              request,
-              payload,
-              organizations.generateKey(who, {
-                name: payload.name ?? "generated",
-                scopes: orderedScopes(payload.scopes ?? KEY_SCOPES),
-                environment
-              }).pipe(Effect.map(issuedBody)),
-              withoutPlaintext
-            )),
+          idempotent(request, payload, (who) =>
+            organizations.generateKey(who, {
+              name: payload.name ?? "generated",
+              scopes: orderedScopes(payload.scopes ?? KEY_SCOPES),
+              environment
+            }).pipe(Effect.map(issuedBody)),
+            withoutPlaintext
+          ),
         rotateKey: ({ path, request }) =>
-          Effect.flatMap(AuthenticatedWallet, (who) =>
-            idempotent(
-              who.organizationId,
-              request,
-              null,
-              organizations.rotateKey(who, path.id).pipe(
-                Effect.catchTag("OrganizationKeyNotFound", () => Effect.fail(keyNotFound(path.id))),
-                Effect.map(issuedBody)
-              ),
-              withoutPlaintext
-            )),
+          idempotent(request, null, (who) =>
+            organizations.rotateKey(who, path.id).pipe(
+              Effect.catchTag("OrganizationKeyNotFound", () => Effect.fail(keyNotFound(path.id))),
+              Effect.map(issuedBody)
+            ),
+            withoutPlaintext
+          ),
         revokeKey: ({ path, request }) =>
-          Effect.flatMap(AuthenticatedWallet, (who) =>
-            idempotent(
-              who.organizationId,
-              request,
-              null,
-              organizations.revokeKey(who, path.id).pipe(
-                Effect.catchTag("OrganizationKeyNotFound", () => Effect.fail(keyNotFound(path.id))),
-                Effect.map((key) => ({ success: true as const, data: { apiKey: keyView(key, Date.now()) } }))
-              )
-            )),
+          idempotent(request, null, (who) =>
+            organizations.revokeKey(who, path.id).pipe(
+              Effect.catchTag("OrganizationKeyNotFound", () => Effect.fail(keyNotFound(path.id))),
+              Effect.map((key) => ({ success: true as const, data: { apiKey: keyView(key, Date.now()) } }))
+            )
+          ),
         codes: () =>
           Effect.gen(function*() {
             const who = yield* AuthenticatedWallet
@@ -168,42 +151,18 @@ export const OrgHandlersLive = (settings: ControlPlaneSettings) =>
             return { success: true as const, data: { codes: codes.map(codeView) } }
           }),
         claimCode: ({ payload, request }) =>
-          Effect.flatMap(AuthenticatedWallet, (who) =>
-            idempotent(
-              who.organizationId,
-              request,
-              payload,
-              codeShape(payload.code).pipe(
-                Effect.zipRight(organizations.claimCode(who, payload.code)),
-                Effect.catchTags({
-                  CodeTaken: () => Effect.fail(new ControlPlaneConflict({ code: "CODE_TAKEN", message: `the code ${payload.code} is taken (codes are compared without case)` })),
-                  OrganizationLimitReached: (limit) => Effect.fail(new ControlPlaneConflict({ code: "LIMIT_REACHED", message: limit.message }))
-                }),
-                Effect.map((code) => ({ success: true as const, data: { code: codeView(code) } }))
-              )
-            )),
-        disableCode: ({ path, request }) =>
-          Effect.flatMap(AuthenticatedWallet, (who) =>
-            idempotent(
-              who.organizationId,
-              request,
-              null,
-              organizations.setCodeEnabled(who, path.code, false).pipe(
-                Effect.catchTag("OrganizationCodeNotFound", () => Effect.fail(codeNotFound(path.code))),
-                Effect.map((code) => ({ success: true as const, data: { code: codeView(code) } }))
-              )
-            )),
-        enableCode: ({ path, request }) =>
-          Effect.flatMap(AuthenticatedWallet, (who) =>
-            idempotent(
-              who.organizationId,
-              request,
-              null,
-              organizations.setCodeEnabled(who, path.code, true).pipe(
-                Effect.catchTag("OrganizationCodeNotFound", () => Effect.fail(codeNotFound(path.code))),
-                Effect.map((code) => ({ success: true as const, data: { code: codeView(code) } }))
-              )
-            )),
+          idempotent(request, payload, (who) =>
+            codeShape(payload.code).pipe(
+              Effect.zipRight(organizations.claimCode(who, payload.code)),
+              Effect.catchTags({
+                CodeTaken: () => Effect.fail(new ControlPlaneConflict({ code: "CODE_TAKEN", message: `the code ${payload.code} is taken (codes are compared without case)` })),
+                OrganizationLimitReached: (limit) => Effect.fail(new ControlPlaneConflict({ code: "LIMIT_REACHED", message: limit.message }))
+              }),
+              Effect.map((code) => ({ success: true as const, data: { code: codeView(code) } }))
+            )
+          ),
+        disableCode: setEnabled(false),
+        enableCode: setEnabled(true),
         audit: ({ urlParams }) =>
           Effect.gen(function*() {
             const who = yield* AuthenticatedWallet

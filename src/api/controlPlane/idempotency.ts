@@ -4,6 +4,7 @@ import { IdempotencyRecords } from "../../../services/IdempotencyRecords.ts"
 import type { RequestInfo } from "../handlers.ts"
 import { WithHeaders } from "../withHeaders.ts"
 import { ControlPlaneBadRequest, ControlPlaneConflict, IdempotencyKeyReused } from "./errors.ts"
+import { AuthenticatedWallet, type SignedInWallet } from "./WalletSession.ts"
 
 const KEY = /^[\x21-\x7e]{1,255}$/
 
@@ -22,19 +23,14 @@ const reused = new IdempotencyKeyReused({
 
 export const REPLAYED_HEADER = "idempotent-replayed"
 
-/**
- * Runs a control-plane POST at most once per `Idempotency-Key` and organization: a retry with the
- * same method, path and body gets the stored answer (with `Idempotent-Replayed: true`), the same key
- * with another request 422, a retry while the first still runs 409. A failed request stores
- * nothing. `stored` is what is kept of the answer (a key's plaintext is blanked out).
- */
-export const makeIdempotency = Effect.map(IdempotencyRecords, (records) =>
+/** One request at most per key and organization (see `makeIdempotency`). */
+const onceWith = (records: IdempotencyRecords["Type"]) =>
   <A, E, R>(
     organizationId: string,
     request: RequestInfo,
     payload: unknown,
     run: Effect.Effect<A, E, R>,
-    stored: (answer: A) => A = (answer) => answer
+    stored: (answer: A) => A
   ): Effect.Effect<A | WithHeaders<A>, E | ControlPlaneBadRequest | ControlPlaneConflict | IdempotencyKeyReused, R> => {
     const key = request.headers["idempotency-key"]
     if (key === undefined) return run
@@ -56,4 +52,21 @@ export const makeIdempotency = Effect.map(IdempotencyRecords, (records) =>
           )
       }
     })
-  })
+  }
+
+/**
+ * Runs a control-plane POST at most once per `Idempotency-Key` and organization: a retry with the
+ * same method, path and body gets the stored answer (with `Idempotent-Replayed: true`), the same key
+ * with another request 422, a retry while the first still runs 409. A failed request stores
+ * nothing. `stored` is what is kept of the answer (a key's plaintext is blanked out).
+ */
+export const makeIdempotency = Effect.map(IdempotencyRecords, (records) => {
+  const once = onceWith(records)
+  return <A, E, R>(
+    request: RequestInfo,
+    payload: unknown,
+    change: (who: SignedInWallet) => Effect.Effect<A, E, R>,
+    stored: (answer: A) => A = (answer) => answer
+  ): Effect.Effect<A | WithHeaders<A>, E | ControlPlaneBadRequest | ControlPlaneConflict | IdempotencyKeyReused, R | AuthenticatedWallet> =>
+    Effect.flatMap(AuthenticatedWallet, (who) => once(who.organizationId, request, payload, change(who), stored))
+})

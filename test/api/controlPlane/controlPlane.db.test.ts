@@ -3,6 +3,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { fetchJson } from "../../support/httpFetch.ts"
 import { serverUrl } from "../../support/httpTestServer.ts"
+import { waitForStatus } from "../../support/waitForStatus.ts"
 import { controlPlaneGateway, logLines, makeClient, ORIGIN } from "./controlPlaneServer.ts"
 import { type Input, newWallet, signInProof, type TestWallet } from "./signInWallet.ts"
 
@@ -21,15 +22,11 @@ const signIn = (client: ReturnType<typeof makeClient>, wallet: TestWallet) =>
 
 const withKey = (key: string) => ({ "x-api-key": key })
 
-const waitForStatus = (request: Effect.Effect<{ readonly status: number }>, status: number, withinMs: number) =>
-  Effect.gen(function*() {
-    const start = Date.now()
-    while (Date.now() - start < withinMs) {
-      if ((yield* request).status === status) return Date.now() - start
-      yield* Effect.sleep("100 millis")
-    }
-    return yield* Effect.die(new Error(`no ${status} within ${withinMs} ms`))
-  })
+/** A browser client of the test gateway, a new wallet and the test database. */
+const setUp = Effect.gen(function*() {
+  const url = yield* serverUrl
+  return { url, client: makeClient(url), wallet: newWallet(), sql: yield* SqlClient.SqlClient }
+})
 
 describe("builder control plane", () => {
   layer(controlPlaneGateway(), { timeout: 120_000, excludeTestServices: true })((it) => {
@@ -199,11 +196,8 @@ describe("builder control plane", () => {
 
     it.effect("each forged or stale sign-in is refused with its code", () =>
       Effect.gen(function*() {
-        const url = yield* serverUrl
-        const client = makeClient(url)
-        const wallet = newWallet()
+        const { client, sql, url, wallet } = yield* setUp
         const other = newWallet()
-        const sql = yield* SqlClient.SqlClient
         const fresh = Effect.map(client.post("/v2/auth/nonce"), (answer) => answer.body.data as Input)
         const verify = (body: unknown) => client.post("/v2/auth/verify", body)
         const refusal = (answer: { status: number; body: any }) => [answer.status, answer.body.error]
@@ -265,9 +259,7 @@ describe("builder control plane", () => {
 
     it.effect("cookie requests from another origin, and idle or expired sessions, are refused", () =>
       Effect.gen(function*() {
-        const url = yield* serverUrl
-        const client = makeClient(url)
-        const wallet = newWallet()
+        const { client, sql, url, wallet } = yield* setUp
         yield* signIn(client, wallet)
         const cookie = client.cookie()!
         const post = (origin: string | undefined) =>
@@ -284,7 +276,6 @@ describe("builder control plane", () => {
         expect((yield* client.get("/v2/org/codes")).body.data.codes).toHaveLength(0)
         expect((yield* post(ORIGIN)).status).toBe(200)
 
-        const sql = yield* SqlClient.SqlClient
         const hashes = yield* sql<{ wallet: string }>`SELECT wallet FROM wallet_session WHERE wallet = ${wallet.address}`
         expect(hashes.length).toBeGreaterThan(0)
         // idle beyond the timeout
