@@ -141,6 +141,14 @@ export const PartnerKeysLive = Layer.effect(
                 },
                 generateApiKey(old.environment),
                 id
+              ).pipe(
+                // the replacement keeps the organization and scopes of the key it replaces
+                Effect.tap((issued) =>
+                  sql`UPDATE partner_key SET organization_id = ${old.organizationId}::uuid,
+                             scopes = ${`{${old.scopes.join(",")}}`}::text[]
+                      WHERE id = ${issued.record.id}::uuid`
+                ),
+                Effect.map((issued) => ({ ...issued, record: { ...issued.record, scopes: old.scopes, organizationId: old.organizationId } }))
               ),
               _: announce(old.keyHash)
             })

@@ -1,6 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { PartnerKeysLive } from "../../../layers/postgres/PartnerKeysLive.ts"
+import { PartnerKeys } from "../../../services/PartnerKeys.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
 import { serverUrl } from "../../support/httpTestServer.ts"
 import { waitForStatus } from "../../support/waitForStatus.ts"
@@ -330,6 +332,18 @@ describe("builder control plane", () => {
         )
         // alice's sessions ended with her ownership
         expect((yield* owner.get("/v2/org")).status).toBe(401)
+      }))
+
+    it.effect("a key of an organization rotated from the CLI keeps its organization and scopes", () =>
+      Effect.gen(function*() {
+        const { client } = yield* setUp
+        yield* signIn(client, newWallet())
+        const issued = yield* client.post("/v2/org/keys", { name: "cli", scopes: ["reads", "stream"] })
+        secrets.push(issued.body.data.key)
+        const rotated = yield* Effect.flatMap(PartnerKeys, (keys) => keys.rotate(issued.body.data.apiKey.id)).pipe(Effect.provide(PartnerKeysLive))
+        expect(rotated.record.scopes).toEqual(["reads", "stream"])
+        const listed = (yield* client.get("/v2/org/keys")).body.data.keys.find((key: { id: string }) => key.id === rotated.record.id)
+        expect(listed).toMatchObject({ scopes: ["reads", "stream"], active: true })
       }))
 
     it.effect("no plaintext key or session token in any log line", () =>
