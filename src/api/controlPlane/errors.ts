@@ -7,52 +7,67 @@ import { errorResponse } from "../errorResponse.ts"
  * for the project's error-code registry. Codes are append-only.
  */
 
-export class SessionRequired extends Schema.TaggedError<SessionRequired>()(
+/** A tagged error class with a `code` among `codes`, a `message`, and an HTTP status. */
+const codedError = <Self>() =>
+<const Tag extends string, const Codes extends readonly [string, ...Array<string>]>(
+  tag: Tag,
+  codes: Codes,
+  status: number,
+  description: string
+) =>
+  Schema.TaggedError<Self>()(
+    tag,
+    { code: Schema.Literal(...codes), message: Schema.String },
+    HttpApiSchema.annotations({ status, description })
+  )
+
+export class SessionRequired extends codedError<SessionRequired>()(
   "SessionRequired",
-  { code: Schema.Literal("SESSION_REQUIRED"), message: Schema.String },
-  HttpApiSchema.annotations({ status: 401, description: "No live wallet session (signed out, expired, or a partner key instead)" })
+  ["SESSION_REQUIRED"],
+  401,
+  "No live wallet session (signed out, expired, or a partner key instead)"
 ) {}
 
-export class SignInRefused extends Schema.TaggedError<SignInRefused>()(
+export class SignInRefused extends codedError<SignInRefused>()(
   "SignInRefused",
-  {
-    code: Schema.Literal("SIWS_NONCE_INVALID", "SIWS_FIELD_MISMATCH", "SIWS_EXPIRED", "SIWS_SIGNATURE_INVALID"),
-    message: Schema.String
-  },
-  HttpApiSchema.annotations({ status: 401, description: "The Sign-In With Solana output does not prove the sign-in" })
+  ["SIWS_NONCE_INVALID", "SIWS_FIELD_MISMATCH", "SIWS_EXPIRED", "SIWS_SIGNATURE_INVALID"],
+  401,
+  "The Sign-In With Solana output does not prove the sign-in"
 ) {}
 
-export class ControlPlaneBadRequest extends Schema.TaggedError<ControlPlaneBadRequest>()(
+export class ControlPlaneBadRequest extends codedError<ControlPlaneBadRequest>()(
   "ControlPlaneBadRequest",
-  { code: Schema.Literal("SIWS_MESSAGE_INVALID", "INVALID_CODE", "IDEMPOTENCY_KEY_INVALID"), message: Schema.String },
-  HttpApiSchema.annotations({ status: 400, description: "The control-plane request is malformed" })
+  ["SIWS_MESSAGE_INVALID", "INVALID_CODE", "IDEMPOTENCY_KEY_INVALID"],
+  400,
+  "The control-plane request is malformed"
 ) {}
 
-export class OriginRefused extends Schema.TaggedError<OriginRefused>()(
+export class OriginRefused extends codedError<OriginRefused>()(
   "OriginRefused",
-  { code: Schema.Literal("ORIGIN_MISMATCH"), message: Schema.String },
-  HttpApiSchema.annotations({ status: 403, description: "A state-changing request that did not come from the configured origin" })
+  ["ORIGIN_MISMATCH"],
+  403,
+  "A state-changing request that did not come from the configured origin"
 ) {}
 
-export class ControlPlaneNotFound extends Schema.TaggedError<ControlPlaneNotFound>()(
+export class ControlPlaneNotFound extends codedError<ControlPlaneNotFound>()(
   "ControlPlaneNotFound",
-  { code: Schema.Literal("KEY_NOT_FOUND", "CODE_NOT_FOUND", "SESSION_NOT_FOUND"), message: Schema.String },
-  HttpApiSchema.annotations({ status: 404, description: "No such key, code or session in this organization" })
+  ["KEY_NOT_FOUND", "CODE_NOT_FOUND", "SESSION_NOT_FOUND"],
+  404,
+  "No such key, code or session in this organization"
 ) {}
 
-export class ControlPlaneConflict extends Schema.TaggedError<ControlPlaneConflict>()(
+export class ControlPlaneConflict extends codedError<ControlPlaneConflict>()(
   "ControlPlaneConflict",
-  {
-    code: Schema.Literal("CODE_TAKEN", "WALLET_OWNS_ORGANIZATION", "LIMIT_REACHED", "IDEMPOTENCY_IN_PROGRESS"),
-    message: Schema.String
-  },
-  HttpApiSchema.annotations({ status: 409, description: "The change conflicts with the current state" })
+  ["CODE_TAKEN", "WALLET_OWNS_ORGANIZATION", "LIMIT_REACHED", "IDEMPOTENCY_IN_PROGRESS"],
+  409,
+  "The change conflicts with the current state"
 ) {}
 
-export class IdempotencyKeyReused extends Schema.TaggedError<IdempotencyKeyReused>()(
+export class IdempotencyKeyReused extends codedError<IdempotencyKeyReused>()(
   "IdempotencyKeyReused",
-  { code: Schema.Literal("IDEMPOTENCY_KEY_REUSED"), message: Schema.String },
-  HttpApiSchema.annotations({ status: 422, description: "The Idempotency-Key was used with another request" })
+  ["IDEMPOTENCY_KEY_REUSED"],
+  422,
+  "The Idempotency-Key was used with another request"
 ) {}
 
 export const SessionRequiredResponse = errorResponse(SessionRequired)
