@@ -1,5 +1,6 @@
 import { Context, Data, type Effect, type Option, type Redacted, type Stream } from "effect"
 import type { Cluster } from "../src/config.ts"
+import type { KeyScope } from "../src/domain/partnerKeys/scopes.ts"
 
 /** A stored partner key: everything but the key itself (only its hash is kept). */
 export interface PartnerKeyRecord {
@@ -17,6 +18,10 @@ export interface PartnerKeyRecord {
   readonly revokedAt: Date | null
   /** Set on the old key by a rotation: valid until then. */
   readonly expiresAt: Date | null
+  /** What the key may do; undefined = every scope (keys from the CLI or the sandbox seed). */
+  readonly scopes?: ReadonlyArray<KeyScope>
+  /** The organization the key belongs to (its owner wallet is `ownerWallet`); null for CLI keys. */
+  readonly organizationId?: string | null
 }
 
 export interface IssueKey {

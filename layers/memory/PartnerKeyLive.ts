@@ -6,6 +6,8 @@ import { implementMiddleware, type MiddlewarePass } from "../../src/api/middlewa
 import { PartnerKey } from "../../src/api/security/PartnerKey.ts"
 import type { Cluster } from "../../src/config.ts"
 import { environmentOfKey, hashApiKey, KEY_PREFIXES } from "../../src/domain/partnerKeys/apiKeyFormat.ts"
+import { KEY_SCOPES, type KeyScope, scopeForPath } from "../../src/domain/partnerKeys/scopes.ts"
+import { KeyUsage } from "../../services/KeyUsage.ts"
 import { makeKeyRecordCache } from "./keyRecordCache.ts"
 import { KnownKeyHashes } from "./knownKeyHashes.ts"
 
@@ -61,7 +63,16 @@ const overQuota = (decision: RateLimitDecision, quota: Quota) =>
 
 type Outcome = Exit.Exit<Pass, Unauthorized | Forbidden | RateLimited>
 
+const missingScope = new Map(
+  KEY_SCOPES.map((scope) => [
+    scope,
+    new Forbidden({ code: "INSUFFICIENT_SCOPE", message: `this API key lacks the '${scope}' scope this route needs` })
+  ])
+)
+
 interface MeteredKey {
+  readonly id: string
+  readonly scopes: ReadonlySet<KeyScope> | undefined
   readonly bucket: string
   readonly quota: Quota
   readonly partner: Pass["provides"]
@@ -87,6 +98,8 @@ export const PartnerKeyLive = (options: PartnerKeyOptions) =>
       )
       const { cluster, defaultQuota } = options
       const hashes = new KnownKeyHashes()
+      // counts each request per key in memory (served without one in tests of the middleware alone)
+      const usage = Option.getOrUndefined(yield* Effect.serviceOption(KeyUsage))
 
       // What a request needs of its key record, made once per record the cache holds.
       const metered = new WeakMap<PartnerKeyRecord, MeteredKey>()
@@ -94,6 +107,8 @@ export const PartnerKeyLive = (options: PartnerKeyOptions) =>
         let key = metered.get(record)
         if (key === undefined) {
           key = {
+            id: record.id,
+            scopes: record.scopes === undefined ? undefined : new Set(record.scopes),
             bucket: `key:${record.id}`,
             quota: {
               limit: record.quotaLimit ?? defaultQuota.limit,
@@ -109,10 +124,16 @@ export const PartnerKeyLive = (options: PartnerKeyOptions) =>
         decision.allowed
           ? Exit.succeed({ provides: key.partner, headers: rateLimitHeaders(decision) })
           : Exit.fail(overQuota(decision, key.quota))
-      const meter = (record: PartnerKeyRecord | null): Outcome | Effect.Effect<Pass, Unauthorized | Forbidden | RateLimited> => {
+      const meter = (record: PartnerKeyRecord | null, path: string): Outcome | Effect.Effect<Pass, Unauthorized | Forbidden | RateLimited> => {
         if (!isUsable(record, cluster, Date.now())) return Exit.fail(unknown)
         const key = meteredKey(record)
-        const now = limiter.consumeNow(key.bucket, key.quota, clock.unsafeCurrentTimeMillis())
+        if (key.scopes !== undefined) {
+          const needed = scopeForPath(path)
+          if (!key.scopes.has(needed)) return Exit.fail(missingScope.get(needed)!)
+        }
+        const nowMillis = clock.unsafeCurrentTimeMillis()
+        usage?.record(key.id, nowMillis)
+        const now = limiter.consumeNow(key.bucket, key.quota, nowMillis)
         if (now !== undefined) return decided(key, now)
         return Effect.flatMap(limiter.consume(key.bucket, key.quota), (decision) => decided(key, decision))
       }
@@ -133,9 +154,9 @@ export const PartnerKeyLive = (options: PartnerKeyOptions) =>
         const remembered = hashes.remembered(key)
         const hash = remembered ?? hashApiKey(key)
         const cached = cache.peek(hash, Date.now())
-        if (cached === undefined) return Effect.flatMap(cache.lookup(hash), meter)
+        if (cached === undefined) return Effect.flatMap(cache.lookup(hash), (record) => meter(record, request.path))
         if (remembered === undefined && cached !== null) hashes.remember(key, hash)
-        return meter(cached)
+        return meter(cached, request.path)
       })
     })
   )

@@ -12,6 +12,7 @@ import {
 } from "../../services/PartnerKeys.ts"
 import { generateApiKey, hashApiKey, KEY_PREFIXES } from "../../src/domain/partnerKeys/apiKeyFormat.ts"
 import type { Cluster } from "../../src/config.ts"
+import type { KeyScope } from "../../src/domain/partnerKeys/scopes.ts"
 
 /** NOTIFY channel: the payload is the hash of a key whose record changed. */
 export const PARTNER_KEY_CHANNEL = "partner_key_changed"
@@ -35,12 +36,14 @@ interface Row {
   readonly createdAt: Date
   readonly revokedAt: Date | null
   readonly expiresAt: Date | null
+  readonly scopes: ReadonlyArray<KeyScope>
+  readonly organizationId: string | null
 }
 
 const COLUMNS = `id::text AS "id", name, owner_wallet AS "ownerWallet", environment, key_hash AS "keyHash",
   key_prefix AS "keyPrefix", key_last4 AS "keyLast4", quota_limit AS "quotaLimit",
   quota_window_seconds AS "quotaWindowSeconds", created_at AS "createdAt", revoked_at AS "revokedAt",
-  expires_at AS "expiresAt"`
+  expires_at AS "expiresAt", scopes, organization_id::text AS "organizationId"`
 
 const toRecord = (row: Row): PartnerKeyRecord => ({
   id: row.id,
@@ -53,7 +56,9 @@ const toRecord = (row: Row): PartnerKeyRecord => ({
   quotaWindowSeconds: row.quotaWindowSeconds,
   createdAt: row.createdAt,
   revokedAt: row.revokedAt,
-  expiresAt: row.expiresAt
+  expiresAt: row.expiresAt,
+  scopes: row.scopes,
+  organizationId: row.organizationId
 })
 
 const storeError = (what: string) => (cause: unknown) =>
@@ -136,6 +141,14 @@ export const PartnerKeysLive = Layer.effect(
                 },
                 generateApiKey(old.environment),
                 id
+              ).pipe(
+                // the replacement keeps the organization and scopes of the key it replaces
+                Effect.tap((issued) =>
+                  sql`UPDATE partner_key SET organization_id = ${old.organizationId}::uuid,
+                             scopes = ${`{${old.scopes.join(",")}}`}::text[]
+                      WHERE id = ${issued.record.id}::uuid`
+                ),
+                Effect.map((issued) => ({ ...issued, record: { ...issued.record, scopes: old.scopes, organizationId: old.organizationId } }))
               ),
               _: announce(old.keyHash)
             })

@@ -2,6 +2,7 @@ import { Cause, Context, Effect, Either, Exit, Fiber, ParseResult, Runtime } fro
 import type { HttpRequest, HttpResponse } from "uwebsockets"
 import { HeadersTooLarge, PayloadTooLarge, UriTooLong } from "../../src/api/errors.ts"
 import type { RequestInfo } from "../../src/api/handlers.ts"
+import { WithHeaders } from "../../src/api/withHeaders.ts"
 import type { CompiledRoute } from "./compileRoutes.ts"
 import { CORS_HEADERS } from "./cors.ts"
 import { errorToHttp, failureToHttp, globalErrorTable, type HttpFailure } from "./errorMapping.ts"
@@ -80,10 +81,12 @@ export const serveRoute = (
 
   const writeExit = (res: HttpResponse, requestId: string, exit: Exit.Exit<unknown, unknown>, extra: HeaderList) => {
     if (Exit.isSuccess(exit)) {
-      const encoded = route.encodeSuccess(exit.value)
+      const own = exit.value instanceof WithHeaders ? exit.value : undefined
+      const encoded = route.encodeSuccess(own === undefined ? exit.value : own.value)
       if (Either.isRight(encoded)) {
         const { body, status } = encoded.right
-        writeResponse(res, status, requestId, successHeaders, body, extra.length === 0 ? undefined : { extraHeaders: extra })
+        const headers = own === undefined ? extra : [...extra, ...own.headers]
+        writeResponse(res, status, requestId, successHeaders, body, headers.length === 0 ? undefined : { extraHeaders: headers })
         return
       }
       const defect = new ParseResult.ParseError({ issue: encoded.left })

@@ -13,6 +13,8 @@ import { LegacyApi } from "./legacy/LegacyApi.ts"
 import { PlatformApi } from "./platform/PlatformApi.ts"
 import { UsersApi } from "./users/UsersApi.ts"
 import { VaultsApi } from "./vaults/VaultsApi.ts"
+import { AuthApi } from "./controlPlane/AuthApi.ts"
+import { OrgApi } from "./controlPlane/OrgApi.ts"
 
 /**
  * The vault-gateway HTTP API contract: every route, its parameters, bodies and errors. The uWS
@@ -31,6 +33,8 @@ export const Api = HttpApi.make("vault-gateway")
   .add(LegacyApi)
   .add(ReferrersApi)
   .add(ReferrerHistoryApi)
+  .add(AuthApi)
+  .add(OrgApi)
   .addError(BadRequestResponse)
   .addError(UriTooLongResponse)
   .addError(HeadersTooLargeResponse)
@@ -47,7 +51,10 @@ export const Api = HttpApi.make("vault-gateway")
         "in the shape of the matching REST read, with its `asOf`), then `update {topic, seq, asOf, data}` with " +
         "`seq` one higher each time, `status`, `resync` (followed by fresh snapshots), `error {code, message}` " +
         "and `pong`; close code 4008 when the client reads too slowly. The full protocol is in the README's " +
-        "\"WebSocket stream\" section.",
+        "\"WebSocket stream\" section.\n\n" +
+        "Builder control plane: `/v2/auth/*` (Sign-In With Solana, wallet sessions in an HttpOnly cookie) and " +
+        "`/v2/org/*` (organization, API keys, builder codes, audit log). Those routes take only the session " +
+        "cookie, never a partner key; state-changing ones need `Origin` equal to the gateway's public origin.",
       transform: withoutHttpApiDecodeError
     })
   )

@@ -37,7 +37,7 @@ export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
   errorClassAnnotations(UnauthorizedCode, "Missing or unknown credential")
 ) {}
 
-const ForbiddenCode = codeLiteral("FORBIDDEN", "WRONG_ENVIRONMENT")
+const ForbiddenCode = codeLiteral("FORBIDDEN", "WRONG_ENVIRONMENT", "INSUFFICIENT_SCOPE")
 export class Forbidden extends Schema.TaggedError<Forbidden>()(
   "Forbidden",
   { code: ForbiddenCode, message: Schema.String },

@@ -2,6 +2,7 @@ import type { HttpApi, HttpApiEndpoint, HttpApiError, HttpApiGroup, HttpApiMiddl
 import { Context, Effect, Layer } from "effect"
 import type { Simplify } from "effect/Types"
 import type { PreEncoded } from "./preEncoded.ts"
+import type { WithHeaders } from "./withHeaders.ts"
 
 /** What the transport read from the request before anything asynchronous (uWS frees it after). */
 export interface RequestInfo {
@@ -56,7 +57,7 @@ export type MiddlewareProvided<G, E> = HttpApiMiddleware.HttpApiMiddleware.Extra
 export type EndpointHandler<G, E extends Endpoint, ApiError> = (
   input: HandlerInput<E>
 ) => Effect.Effect<
-  HttpApiEndpoint.HttpApiEndpoint.Success<E> | PreEncoded,
+  HttpApiEndpoint.HttpApiEndpoint.Success<E> | PreEncoded | WithHeaders<HttpApiEndpoint.HttpApiEndpoint.Success<E>>,
   | HttpApiEndpoint.HttpApiEndpoint.Error<E>
   | HttpApiGroup.HttpApiGroup.Error<G>
   | Exclude<ApiError, HttpApiError.HttpApiDecodeError>,

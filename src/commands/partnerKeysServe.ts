@@ -2,19 +2,20 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { PartnerKeyLive } from "../../layers/memory/PartnerKeyLive.ts"
 import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
 import { PartnerKeysLive } from "../../layers/postgres/PartnerKeysLive.ts"
+import { KeyUsageLive } from "../../layers/postgres/KeyUsageLive.ts"
 import { PartnerKeys } from "../../services/PartnerKeys.ts"
 import type { Cluster } from "../config.ts"
 import type { KeysConfig } from "../configKeys.ts"
 
 /**
- * The `PartnerKey` middleware implementation as `serve` runs it: keys in Postgres, quotas counted
- * in memory. Needs the database (`SqlClient`/`PgClient`).
+ * The `PartnerKey` middleware implementation as `serve` runs it: keys in Postgres, quotas and usage
+ * counted in memory (usage flushed to Postgres periodically). Needs the database (`SqlClient`/`PgClient`).
  */
 export const PartnerAuthLive = (cluster: Cluster, settings: KeysConfig) =>
   PartnerKeyLive({
     cluster,
     defaultQuota: { limit: settings.quotaLimit, windowSeconds: settings.quotaWindowSeconds }
-  }).pipe(Layer.provide(Layer.merge(PartnerKeysLive, RateLimiterLive)))
+  }).pipe(Layer.provide(Layer.mergeAll(PartnerKeysLive, RateLimiterLive, KeyUsageLive())))
 
 /**
  * On the sandbox: stores `SANDBOX_PARTNER_KEY` (or a new key) and prints it next to the URLs, in

@@ -26,6 +26,8 @@ import { EXIT_USAGE, type Command } from "./Command.ts"
 import { IngestionLive } from "./ingestion.ts"
 import { keysConfig } from "../configKeys.ts"
 import { PartnerAuthLive, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
+import { ControlPlaneLive } from "./controlPlaneServe.ts"
+import { controlPlaneConfig } from "../api/controlPlane/controlPlaneConfig.ts"
 import { BuildsLive } from "../api/builds/BuildsLive.ts"
 import { buildMeterConfig, buildSimulationConfig } from "../api/builds/buildConfig.ts"
 import { PublicHandlersLive } from "../api/public/PublicHandlers.ts"
@@ -46,7 +48,8 @@ Runs the gateway. Configuration comes from the environment (see the README):
   SANDBOX_USERS, SANDBOX_BUILDERS, SANDBOX_ACTIVITY, SANDBOX_HISTORY_DAYS, SANDBOX_SLOT_MS,
   SANDBOX_RPC_PORT, SANDBOX_PARTNER_KEY, KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS, BUILD_RATE_LIMIT, BUILD_RATE_WINDOW_SECONDS, TRUST_PROXY, BUILD_SIMULATION,
   WS_MAX_TOPICS, WS_MAX_CONNECTIONS_PER_KEY, WS_MAX_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS,
-  WS_BACKPRESSURE_BYTES, WS_CLOSE_ABOVE_BYTES, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS
+  WS_BACKPRESSURE_BYTES, WS_CLOSE_ABOVE_BYTES, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS, PUBLIC_ORIGIN,
+  SESSION_IDLE_MINUTES, SESSION_MAX_HOURS, AUTH_RATE_LIMIT, AUTH_RATE_WINDOW_SECONDS
 `
 
 /** Everything `serve` reads from the environment, in this order: the first error is the one reported. */
@@ -59,7 +62,8 @@ const serveConfig = Effect.gen(function*() {
   const buildSimulation = yield* buildSimulationConfig
   const keys = yield* keysConfig(app.cluster)
   const wsLimits = yield* wsLimitsConfig
-  return { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits }
+  const controlPlane = yield* controlPlaneConfig(app.cluster, app.port)
+  return { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane }
 })
 
 type ServeConfig = Effect.Effect.Success<typeof serveConfig>
@@ -69,7 +73,7 @@ type ServeConfig = Effect.Effect.Success<typeof serveConfig>
  * routes over it, and the listener once every route is registered.
  */
 const gateway = (config: ServeConfig) => {
-  const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits } = config
+  const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane } = config
   const database = DatabaseLive({ url: app.databaseUrl, dataDir: app.dataDir })
   const onDatabase = <A, E, R>(layer: Layer.Layer<A, E, R>) => Layer.provide(layer, database)
 
@@ -84,6 +88,8 @@ const gateway = (config: ServeConfig) => {
   // The partner key: keys in Postgres; on the sandbox, one seeded and printed.
   const partnerAuth = onDatabase(PartnerAuthLive(app.cluster, keys))
   const sandboxKey = app.cluster === "sandbox" ? onDatabase(SandboxPartnerKeyLive(keys)) : Layer.empty
+  // The control plane: wallet sessions, organizations, codes and keys, all in Postgres.
+  const builderControl = onDatabase(ControlPlaneLive(controlPlane))
 
   // The transaction builders, on SolanaRpc: until ingestion has the chain up they get a 503 for the
   // blockhash, no priority fee, unchecked balances and the estimate.
@@ -112,7 +118,7 @@ const gateway = (config: ServeConfig) => {
 
   const stream = WsStreamLive({ limits: wsLimits }).pipe(Layer.provide(Layer.merge(projection, prices)))
   const routes = Layer.mergeAll(ApiRoutesLive(Api), DocsRoutesLive(Api), stream, sandboxKey).pipe(
-    Layer.provide(Layer.merge(handlers, partnerAuth))
+    Layer.provide(Layer.mergeAll(handlers, partnerAuth, builderControl))
   )
   // Listen only once every route is registered.
   const http = HttpListenerLive({ host: app.host, port: app.port }).pipe(

@@ -98,6 +98,23 @@ BUNDLE_TEMP_DATA_NOT_FOUND | - | rejection | The vault has no temp data account
 WITHDRAWAL_EXCEEDS_VAULT | - | rejection | A preview asks for more shares than exist, or more value than the vault holds
 UNKNOWN_CODE | - | attribution | The builder code is unknown or disabled
 INVALID_REFERRER_CODE | - | attribution | The builder code is empty
+INSUFFICIENT_SCOPE | 403 | http | The partner key lacks the scope the route needs (reads, reporting, builds, stream)
+SESSION_REQUIRED | 401 | http | No live wallet session cookie (signed out, idle or past its lifetime; partner keys are not accepted)
+SIWS_NONCE_INVALID | 401 | http | The sign-in nonce is unknown, already used or expired
+SIWS_FIELD_MISMATCH | 401 | http | A field of the signed message differs from the issued input (domain, uri, chain id, ...)
+SIWS_EXPIRED | 401 | http | issuedAt is over 10 minutes from server time, or expirationTime/notBefore excludes now
+SIWS_SIGNATURE_INVALID | 401 | http | The ed25519 signature or the account's public key does not match the signed message
+SIWS_MESSAGE_INVALID | 400 | http | The signed message is not a Sign-In With Solana message, lacks a field or is over 2048 bytes
+IDEMPOTENCY_KEY_INVALID | 400 | http | The Idempotency-Key header is empty, over 255 characters or not printable ASCII
+ORIGIN_MISMATCH | 403 | http | A state-changing request did not carry the configured public origin in Origin
+KEY_NOT_FOUND | 404 | http | No active key with this id in the organization
+CODE_NOT_FOUND | 404 | http | The organization holds no such code
+SESSION_NOT_FOUND | 404 | http | The wallet has no live session with this id
+CODE_TAKEN | 409 | http | The code (compared without case) is held by someone, enabled or disabled
+WALLET_OWNS_ORGANIZATION | 409 | http | The new owner wallet already owns an organization with keys or codes
+LIMIT_REACHED | 409 | http | The organization holds the most active keys or codes allowed
+IDEMPOTENCY_IN_PROGRESS | 409 | http | A request with this Idempotency-Key is still running; retry shortly
+IDEMPOTENCY_KEY_REUSED | 422 | http | The Idempotency-Key was used with another method, path or body
 `
 
 const lineOf = (code: string, entry: ErrorCodeEntry): string => {

@@ -10,6 +10,7 @@ import { ReadHandlersLive } from "../../api/readHandlers.ts"
 import { ReferrersHandlersLive } from "../../api/referrers/ReferrersHandlers.ts"
 import { ReferrerHistoryHandlersLive } from "../../api/referrerHistory/ReferrerHistoryHandlers.ts"
 import type { ReferrerHistory } from "../../../services/ReferrerHistory.ts"
+import type { BuilderCodes } from "../../../services/BuilderCodes.ts"
 import { ReferrerHistoryStandIn } from "./referrerHistoryStandIn.ts"
 import { ReferrerPayouts } from "../../../services/ReferrerPayouts.ts"
 import { NoPricesLive } from "../../../layers/memory/PricesLive.ts"
@@ -26,6 +27,7 @@ import { VaultHistoryStandIn } from "./vaultHistoryStandIn.ts"
 import type { DailyRow } from "../../domain/history/dailyRow.ts"
 import type { CohortEventLog } from "../../../services/CohortEventLog.ts"
 import { CohortEventLogStandIn } from "./cohortEventLogStandIn.ts"
+import { ControlPlaneStandIn } from "./controlPlaneStandIn.ts"
 
 
 /** A real uWS server on a free loopback port, serving `routes` (registered before it listens). */
@@ -43,7 +45,11 @@ export const gatewayForTest = <PayoutsR = never>(
     /** Per-IP build limit (default 20 per 60 s, the service default). */
     readonly buildsPerMinute?: number
     /** The partner key middleware (default: `PartnerKeyStandIn`, a key without an owner wallet). */
-    readonly partnerKey?: typeof PartnerKeyStandIn
+    readonly partnerKey?: Layer.Layer<Layer.Layer.Success<typeof PartnerKeyStandIn>, never, PayoutsR>
+    /** Builder codes the public resolver and the builders read (default: in memory, empty). */
+    readonly builderCodes?: Layer.Layer<BuilderCodes, never, PayoutsR>
+    /** The control plane's handlers and session middleware (default: `ControlPlaneStandIn`, no session accepted). */
+    readonly controlPlane?: Layer.Layer<Layer.Layer.Success<typeof ControlPlaneStandIn>, never, PayoutsR>
     /** More routes on the same app, e.g. the WebSocket stream (given prices and the partner key). */
     readonly extraRoutes?: Layer.Layer<never, never, HttpServer | Projection | Prices | Layer.Layer.Success<typeof PartnerKeyStandIn>>
     /** Settled builder claims (default: none); e.g. the Postgres implementation over a test database. */
@@ -65,12 +71,12 @@ export const gatewayForTest = <PayoutsR = never>(
   const builds = Layer.merge(
     BuildsLive({ perIp: { limit: options.buildsPerMinute ?? 20, windowSeconds: 60 }, trustProxy: false }),
     PublicHandlersLive
-  ).pipe(Layer.provide(Layer.merge(BuildStandIns, partnerKey)))
+  ).pipe(Layer.provide(options.builderCodes ?? Layer.empty), Layer.provide(Layer.merge(BuildStandIns, partnerKey)))
   const routes = Layer.mergeAll(
     ApiRoutesLive(Api, options.limits === undefined ? {} : { limits: options.limits }),
     DocsRoutesLive(Api),
     (options.extraRoutes ?? Layer.empty).pipe(Layer.provide(Layer.merge(partnerKey, NoPricesLive)))
-  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, referrerHistory, builds, partnerKey).pipe(Layer.provide(Layer.mergeAll(NoPricesLive, VaultHistoryStandIn(options.history), referrerHistoryRows)))))
+  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, referrerHistory, builds, partnerKey, options.controlPlane ?? ControlPlaneStandIn).pipe(Layer.provide(Layer.mergeAll(NoPricesLive, VaultHistoryStandIn(options.history), referrerHistoryRows)))))
   return listenForTest(routes).pipe(
     Layer.provideMerge(
       ProjectionTest({

@@ -8,6 +8,7 @@ import { generateApiKey, hashApiKey } from "../../../src/domain/partnerKeys/apiK
 import { fetchJson } from "../../support/httpFetch.ts"
 import { startKeyedServer } from "../../support/keyedTestServer.ts"
 import { TestDatabase } from "../../../src/bench/support/testDatabase.ts"
+import { waitForStatus } from "../../support/waitForStatus.ts"
 
 const DEFAULT_QUOTA = { limit: 1000, windowSeconds: 600 }
 const sandboxServer = (options: { cacheTtlMs?: number } = {}) =>
@@ -21,17 +22,6 @@ const issue = (options: { quotaLimit?: number; quotaWindowSeconds?: number } = {
   Effect.flatMap(PartnerKeys, (keys) =>
     keys.issue({ name: "acme", ownerWallet: "Acme1111111111111111111111111111", environment: "sandbox", ...options })
   ).pipe(Effect.map(({ key, record }) => ({ key: Redacted.value(key), id: record.id })))
-
-/** Polls until the request gets `status`; returns how long that took. */
-const waitForStatus = (request: Effect.Effect<{ readonly status: number }>, status: number, withinMs: number) =>
-  Effect.gen(function*() {
-    const start = Date.now()
-    while (Date.now() - start < withinMs) {
-      if ((yield* request).status === status) return Date.now() - start
-      yield* Effect.sleep("50 millis")
-    }
-    return yield* Effect.die(new Error(`no ${status} within ${withinMs} ms`))
-  })
 
 /** `PartnerKeys` counting the lookups that reach Postgres. */
 const counted = (counter: { lookups: number }) =>
