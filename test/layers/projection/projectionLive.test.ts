@@ -33,6 +33,15 @@ const buildProjection = (
     Context.get(context, Projection)
   )
 
+/** A snapshot at slot 10 holding one empty vault, and every transaction delivered. */
+const caughtUpWithOneVault = (vault: string) =>
+  [
+    { _tag: "SnapshotStarted", slot: 10 },
+    account(vault, 10, encodeAccount({ type: "Bundle", data: blankBundle() })),
+    { _tag: "SnapshotEnded", slot: 10, addresses: new Set([vault]) },
+    { _tag: "TransactionsComplete", signature: "seam", slot: 10 }
+  ] as const
+
 describe("ProjectionLive", () => {
   it.live("snapshots an empty projection, goes live, serves reads and checkpoints", () =>
     Effect.gen(function*() {
@@ -73,10 +82,7 @@ describe("ProjectionLive", () => {
       const store = yield* memoryChainStore()
       const projection = yield* buildProjection(chain, store)
       yield* chain.send(
-        { _tag: "SnapshotStarted", slot: 10 },
-        account(vault, 10, encodeAccount({ type: "Bundle", data: blankBundle() })),
-        { _tag: "SnapshotEnded", slot: 10, addresses: new Set([vault]) },
-        { _tag: "TransactionsComplete", signature: "seam", slot: 10 }
+        ...caughtUpWithOneVault(vault)
       )
       const waiting = yield* poll(projection.status, (s) => s.reason === "waiting for the chain's first slot", "caught up, no slot")
       expect(waiting).toMatchObject({ status: "catching_up", asOf: null, chainSlot: null })
@@ -93,10 +99,7 @@ describe("ProjectionLive", () => {
       const store = yield* memoryChainStore()
       const projection = yield* buildProjection(chain, store)
       yield* chain.send(
-        { _tag: "SnapshotStarted", slot: 10 },
-        account(vault, 10, encodeAccount({ type: "Bundle", data: blankBundle() })),
-        { _tag: "SnapshotEnded", slot: 10, addresses: new Set([vault]) },
-        { _tag: "TransactionsComplete", signature: "seam", slot: 10 },
+        ...caughtUpWithOneVault(vault),
         { _tag: "SlotAdvanced", slot: 11, completedBlockTime: 1 }
       )
       yield* poll(projection.status, (s) => s.status === "live", "live")
