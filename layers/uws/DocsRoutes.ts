@@ -1,13 +1,13 @@
 import type { HttpApi } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { openApiDocument, renderDocsHtml } from "../../src/api/docs.ts"
-import { fixedBody, methodNotAllowed } from "./fixedRoutes.ts"
+import { fixedBody, methodNotAllowed, redirectTo } from "./fixedRoutes.ts"
 import { HttpServer } from "./HttpServer.ts"
 
 /** The paths this layer serves besides the contract (they describe it, so they are not in it). */
-export const DOCS_PATHS = ["/openapi.json", "/docs"] as const
+export const DOCS_PATHS = ["/", "/openapi.json", "/docs"] as const
 
-/** `GET /openapi.json` (the contract as OpenAPI 3.1) and `GET /docs` (an offline API reference). */
+/** `GET /openapi.json` (the contract as OpenAPI 3.1), `GET /docs` (an offline API reference), and `/` leading there. */
 export const DocsRoutesLive = (api: HttpApi.HttpApi.Any) =>
   Layer.effectDiscard(
     Effect.gen(function*() {
@@ -16,6 +16,7 @@ export const DocsRoutesLive = (api: HttpApi.HttpApi.Any) =>
       const html = Buffer.from(yield* renderDocsHtml(api))
       server.route("GET", "/openapi.json", fixedBody("application/json; charset=utf-8", spec, "no-cache"))
       server.route("GET", "/docs", fixedBody("text/html; charset=utf-8", html, "no-cache"))
+      server.route("GET", "/", redirectTo("/docs"))
       for (const path of DOCS_PATHS) server.route("ANY", path, methodNotAllowed(["GET"]))
     }).pipe(Effect.withSpan("DocsRoutes.register"))
   )

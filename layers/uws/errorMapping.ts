@@ -1,7 +1,7 @@
 import { HttpApiError, HttpApiSchema } from "@effect/platform"
 import { Cause, Either, Option, ParseResult, Schema, SchemaAST } from "effect"
 import { ErrorEnvelopeId } from "../../src/api/errorResponse.ts"
-import { allErrorResponses, InternalError, InternalErrorResponse, MethodNotAllowed, RateLimited } from "../../src/api/errors.ts"
+import { allErrorResponses, InternalError, InternalErrorResponse, MethodNotAllowed, RateLimited, Unauthorized } from "../../src/api/errors.ts"
 import type { HeaderList } from "./respond.ts"
 
 /**
@@ -60,7 +60,13 @@ export const globalErrorTable: ErrorTable = {
   )
 }
 
-/** Headers some errors carry: `Retry-After` (503, 429), `X-RateLimit-*` (429), `Allow` (405). */
+/** RFC 6750: a 401 for a missing or refused partner key names the scheme the key goes in. */
+const BEARER_CHALLENGE: HeaderList = [["www-authenticate", 'Bearer realm="vault-gateway"']]
+
+/**
+ * Headers some errors carry: `Retry-After` (503, 429), `X-RateLimit-*` (429), `Allow` (405),
+ * `WWW-Authenticate` (401 of the partner key).
+ */
 export const errorHeaders = (error: unknown): HeaderList => {
   if (error instanceof RateLimited) {
     return [
@@ -71,6 +77,7 @@ export const errorHeaders = (error: unknown): HeaderList => {
     ]
   }
   if (error instanceof MethodNotAllowed) return [["allow", error.allow.join(", ")]]
+  if (error instanceof Unauthorized) return BEARER_CHALLENGE
   const retryAfter = (error as { readonly retryAfterSeconds?: unknown } | null)?.retryAfterSeconds
   return typeof retryAfter === "number" ? [["retry-after", String(retryAfter)]] : []
 }

@@ -26,3 +26,9 @@ export const fixedBody = (contentType: string, body: Buffer, cacheControl: strin
   const headers = [["content-type", contentType], ["cache-control", cacheControl]] as const
   return (res, req) => writeResponse(res, 200, requestIdFor(req.getHeader("x-request-id")), headers, body)
 }
+
+/** A permanent redirect (308: the method is kept) with an empty body. */
+export const redirectTo = (location: string): RouteHandler => {
+  const headers = [["location", location], ["cache-control", "no-cache"]] as const
+  return (res, req) => writeResponse(res, 308, requestIdFor(req.getHeader("x-request-id")), headers, "")
+}

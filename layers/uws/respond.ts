@@ -5,6 +5,7 @@ const STATUS_TEXT: Record<number, string> = {
   201: "Created",
   202: "Accepted",
   204: "No Content",
+  308: "Permanent Redirect",
   400: "Bad Request",
   401: "Unauthorized",
   403: "Forbidden",

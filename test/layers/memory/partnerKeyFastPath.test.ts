@@ -92,6 +92,7 @@ describe("PartnerKey middleware: cached records decided synchronously", () => {
       expect(refused.status).toBe(401)
       expect(refused.body).toMatchObject({ success: false, error: "UNAUTHORIZED" })
       expect(refused.headers.get("x-ratelimit-limit")).toBeNull()
+      expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="vault-gateway"')
     }))
 
   it.scopedLive("without NOTIFY, a revoked key is refused once its cached record expires (the TTL bound)", () =>
@@ -111,6 +112,7 @@ describe("PartnerKey middleware: cached records decided synchronously", () => {
       const missing = yield* whoami()
       expect(missing.status).toBe(401)
       expect(missing.body.message).toMatch(/x-api-key/)
+      expect(missing.headers.get("www-authenticate")).toBe('Bearer realm="vault-gateway"')
       const stranger = generateApiKey("sandbox")
       for (let i = 0; i < 3; i++) {
         const refused = yield* whoami(stranger)

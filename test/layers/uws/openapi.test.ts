@@ -109,6 +109,9 @@ describe("/openapi.json lists exactly the routes the server answers", () => {
         expect(html).toContain(`"withDefaultFonts":false`)
         const post = yield* fetchJson(`${url}/docs`, { method: "POST" })
         expect(post.status).toBe(405)
+        const root = yield* Effect.promise(() => fetch(`${url}/`, { redirect: "manual" }))
+        expect(root.status).toBe(308)
+        expect(root.headers.get("location")).toBe("/docs")
       }))
   })
 
