@@ -1,5 +1,5 @@
 import type { HttpRequest, HttpResponse } from "uwebsockets"
-import { MethodNotAllowed } from "../../src/api/errors.ts"
+import { MethodNotAllowed, UpgradeRequired } from "../../src/api/errors.ts"
 import { errorToHttp, globalErrorTable } from "./errorMapping.ts"
 import type { RouteHandler } from "./HttpServer.ts"
 import { requestIdFor } from "./requestId.ts"
@@ -31,4 +31,16 @@ export const fixedBody = (contentType: string, body: Buffer, cacheControl: strin
 export const redirectTo = (location: string): RouteHandler => {
   const headers = [["location", location], ["cache-control", "no-cache"]] as const
   return (res, req) => writeResponse(res, 308, requestIdFor(req.getHeader("x-request-id")), headers, "")
+}
+
+/** 426 with `Upgrade: websocket` and the envelope, for a plain request to a WebSocket path. */
+export const upgradeRequired = (path: string): RouteHandler => (res: HttpResponse, req: HttpRequest) => {
+  const requestId = requestIdFor(req.getHeader("x-request-id"))
+  const failure = errorToHttp(
+    globalErrorTable,
+    new UpgradeRequired({ code: "UPGRADE_REQUIRED", message: `${path} is a WebSocket endpoint: open it with a WebSocket client` }),
+    requestId
+  )
+  const headers = [["content-type", JSON_CONTENT_TYPE], ["upgrade", "websocket"], ["connection", "Upgrade"], ...failure.headers] as const
+  writeResponse(res, failure.status, requestId, headers, failure.body)
 }

@@ -3,6 +3,7 @@ import { Prices } from "../../services/Prices.ts"
 import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
 import { affectedTopics, TouchedTopics } from "../../src/ws/affectedTopics.ts"
 import { defaultWsLimits, transportBackpressureLimit, transportPayloadLimit, type WsLimits } from "../../src/ws/limits.ts"
+import { upgradeRequired } from "./fixedRoutes.ts"
 import { HttpServer } from "./HttpServer.ts"
 import { type Connection, WsHub } from "./wsHub.ts"
 import { authenticatedUpgrade, partnerKeyRuntime, tooManyConnections } from "./wsUpgrade.ts"
@@ -24,7 +25,8 @@ export const WsStreamLive = (
 ) =>
   Layer.scopedDiscard(
     Effect.gen(function*() {
-      const { app } = yield* HttpServer
+      const server = yield* HttpServer
+      const { app } = server
       const projection = yield* Projection
       const prices = yield* Prices
       const partnerKey = yield* partnerKeyRuntime
@@ -57,6 +59,8 @@ export const WsStreamLive = (
         dropped: (ws) => hub.dropped(ws),
         close: (ws) => hub.close(ws)
       })
+      // uWS hands a GET without the upgrade on to the HTTP routes.
+      server.route("GET", STREAM_PATH, upgradeRequired(STREAM_PATH))
       yield* Effect.addFinalizer(() => Effect.sync(() => hub.closeAll()))
 
       const touched = new TouchedTopics()

@@ -94,6 +94,13 @@ export class HeadersTooLarge extends Schema.TaggedError<HeadersTooLarge>()(
   errorClassAnnotations(HeadersTooLargeCode, "The request headers are over the limit")
 ) {}
 
+const UpgradeRequiredCode = codeLiteral("UPGRADE_REQUIRED")
+export class UpgradeRequired extends Schema.TaggedError<UpgradeRequired>()(
+  "UpgradeRequired",
+  { code: UpgradeRequiredCode, message: Schema.String },
+  errorClassAnnotations(UpgradeRequiredCode, "A WebSocket endpoint asked without the upgrade")
+) {}
+
 const InternalErrorCode = codeLiteral("INTERNAL")
 export class InternalError extends Schema.TaggedError<InternalError>()(
   "InternalError",
@@ -112,6 +119,7 @@ export const PayloadTooLargeResponse = errorResponse(PayloadTooLarge)
 export const UriTooLongResponse = errorResponse(UriTooLong)
 export const RateLimitedResponse = errorResponse(RateLimited)
 export const HeadersTooLargeResponse = errorResponse(HeadersTooLarge)
+export const UpgradeRequiredResponse = errorResponse(UpgradeRequired)
 export const InternalErrorResponse = errorResponse(InternalError)
 export const ProjectionUnavailableResponse = errorResponse(ProjectionUnavailable, {
   description: "The projection is not live (starting, restoring, catching up or degraded); retry later"
@@ -128,6 +136,7 @@ export const allErrorResponses = [
   UriTooLongResponse,
   RateLimitedResponse,
   HeadersTooLargeResponse,
+  UpgradeRequiredResponse,
   InternalErrorResponse,
   ProjectionUnavailableResponse
 ] as const

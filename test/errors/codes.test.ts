@@ -115,6 +115,7 @@ WALLET_OWNS_ORGANIZATION | 409 | http | The new owner wallet already owns an org
 LIMIT_REACHED | 409 | http | The organization holds the most active keys or codes allowed
 IDEMPOTENCY_IN_PROGRESS | 409 | http | A request with this Idempotency-Key is still running; retry shortly
 IDEMPOTENCY_KEY_REUSED | 422 | http | The Idempotency-Key was used with another method, path or body
+UPGRADE_REQUIRED | 426 | http | GET /v2/stream is a WebSocket endpoint: send the upgrade request
 `
 
 const lineOf = (code: string, entry: ErrorCodeEntry): string => {

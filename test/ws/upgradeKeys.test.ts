@@ -108,6 +108,17 @@ describe("/v2/stream upgrade behind the real partner key middleware", () => {
         expect(JSON.parse(over.body)).toMatchObject({ success: false, error: "RATE_LIMITED" })
       }))
 
+    it.effect("a plain GET (no upgrade) is 426 with Upgrade: websocket, key or not", () =>
+      Effect.gen(function*() {
+        const url = yield* serverUrl
+        for (const headers of [{}, { "x-api-key": GOOD }]) {
+          const response = yield* Effect.promise(() => fetch(`${url}/v2/stream`, { headers }))
+          expect(response.status).toBe(426)
+          expect(response.headers.get("upgrade")).toBe("websocket")
+          expect(yield* Effect.promise(() => response.json())).toMatchObject({ success: false, error: "UPGRADE_REQUIRED" })
+        }
+      }))
+
     it.scoped("each subscribe counts against the key's quota: over it, an error frame and no subscription", () =>
       Effect.gen(function*() {
         const client = yield* connect({ "x-api-key": SUBSCRIBE_METERED })
