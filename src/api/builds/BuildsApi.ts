@@ -6,15 +6,16 @@ import { Address } from "../schemas.ts"
 import { BlockhashUnavailableResponse, MalformedRequestResponse, SimulationFailedResponse, UnknownVaultResponse } from "./buildErrors.ts"
 import { PartnerKey } from "../security/PartnerKey.ts"
 import { BuildMeter } from "./BuildMeter.ts"
-
-/** The build core validates the fields one by one (stable 400 codes), so the contract takes any JSON object. */
-const BuildBody = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({ identifier: "BuildRequest" })
-
-const answer = (identifier: string, description: string) =>
-  Schema.Struct({
-    success: Schema.Literal(true),
-    data: Schema.Record({ key: Schema.String, value: Schema.Unknown })
-  }).annotations({ identifier, description })
+import {
+  bodyDocumentedAs,
+  DepositBuildBody,
+  DepositPreviewBody,
+  DepositRequest,
+  queryAmount,
+  WithdrawBuildBody,
+  WithdrawPreviewBody,
+  WithdrawRequest
+} from "./buildSchemas.ts"
 
 const VaultPath = Schema.Struct({ vaultAddress: Address })
 
@@ -29,11 +30,19 @@ const ACCEPTED_OR_REFUSED =
   "chain would reject is a 422 SIMULATION_FAILED with the program logs, and a node that cannot answer leaves the per-instruction " +
   "estimate (simulation = \"skipped\")."
 
-const builder = <const Name extends "deposit" | "withdraw">(name: Name, body: string) =>
+export const DepositBuildAnswer = DepositBuildBody(ACCEPTED_OR_REFUSED)
+export const WithdrawBuildAnswer = WithdrawBuildBody(ACCEPTED_OR_REFUSED)
+
+const builder = <const Name extends "deposit" | "withdraw", S extends Schema.Schema.Any>(
+  name: Name,
+  documentedBody: Schema.Schema.Any,
+  success: S,
+  body: string
+) =>
   HttpApiEndpoint.post(name, `/v2/vault/:vaultAddress/tx/${name}`)
     .setPath(VaultPath)
-    .setPayload(BuildBody)
-    .addSuccess(answer(`${name[0]!.toUpperCase()}${name.slice(1)}Build`, ACCEPTED_OR_REFUSED))
+    .setPayload(bodyDocumentedAs(documentedBody))
+    .addSuccess(success)
     .addError(MalformedRequestResponse)
     .addError(UnknownVaultResponse)
     .addError(PayloadTooLargeResponse)
@@ -50,21 +59,24 @@ const ESTIMATES =
   "withdrawal's value moves during its cooldown, and user-specific conditions (balance, allowlist, pending requests, " +
   "fee overrides) are not checked."
 
+export const DepositPreviewAnswer = DepositPreviewBody(ESTIMATES)
+export const WithdrawPreviewAnswer = WithdrawPreviewBody(ESTIMATES)
+
 /** Public unsigned transaction builders and their previews. */
 export const BuildsApi = HttpApiGroup.make("builds")
   .add(
-    builder("deposit", "Body {userAddress, amountRaw, code?, referrer?, requireAttribution?, priorityFeeMicroLamports?}.")
+    builder("deposit", DepositRequest, DepositBuildAnswer, "Body {userAddress, amountRaw, code?, referrer?, requireAttribution?, priorityFeeMicroLamports?}.")
       .annotate(OpenApi.Summary, "Build an unsigned deposit transaction")
   )
   .add(
-    builder("withdraw", "Body {userAddress, amountRaw} or {userAddress, withdrawAll: true}, plus priorityFeeMicroLamports?.")
+    builder("withdraw", WithdrawRequest, WithdrawBuildAnswer, "Body {userAddress, amountRaw} or {userAddress, withdrawAll: true}, plus priorityFeeMicroLamports?.")
       .annotate(OpenApi.Summary, "Build an unsigned withdrawal request transaction")
   )
   .add(
     HttpApiEndpoint.get("previewDeposit", "/v2/vault/:vaultAddress/simulate-deposit")
       .setPath(VaultPath)
-      .setUrlParams(Schema.Struct({ amountRaw: Schema.optional(Schema.String) }))
-      .addSuccess(answer("DepositPreview", ESTIMATES))
+      .setUrlParams(Schema.Struct({ amountRaw: Schema.optional(queryAmount("gross deposit in raw asset units (required)")) }))
+      .addSuccess(DepositPreviewAnswer)
       .addError(MalformedRequestResponse)
       .addError(UnknownVaultResponse)
       .addError(ProjectionUnavailableResponse)
@@ -75,8 +87,13 @@ export const BuildsApi = HttpApiGroup.make("builds")
   .add(
     HttpApiEndpoint.get("previewWithdraw", "/v2/vault/:vaultAddress/simulate-withdraw")
       .setPath(VaultPath)
-      .setUrlParams(Schema.Struct({ sharesRaw: Schema.optional(Schema.String), amountRaw: Schema.optional(Schema.String) }))
-      .addSuccess(answer("WithdrawPreview", ESTIMATES))
+      .setUrlParams(
+        Schema.Struct({
+          sharesRaw: Schema.optional(queryAmount("shares to withdraw (exactly one of sharesRaw and amountRaw)", true)),
+          amountRaw: Schema.optional(queryAmount("asset value to withdraw (exactly one of sharesRaw and amountRaw)"))
+        })
+      )
+      .addSuccess(WithdrawPreviewAnswer)
       .addError(MalformedRequestResponse)
       .addError(UnknownVaultResponse)
       .addError(ProjectionUnavailableResponse)

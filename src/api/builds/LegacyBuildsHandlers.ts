@@ -30,10 +30,14 @@ export const LegacyBuildsHandlersLive = implementGroup(
   "legacyBuilds",
   Effect.gen(function*() {
     const flow = yield* makeBuildFlow
-    const legacy = (vaultId: number, payload: unknown, build: (vault: Address, payload: unknown) => Effect.Effect<Built, any>) => {
+    const legacy = (
+      vaultId: number,
+      payload: unknown,
+      build: (vault: Address, payload: unknown) => Effect.Effect<{ readonly data: Built }, any>
+    ) => {
       const entry = catalogEntryById(vaultId)
       if (entry === null) return Effect.fail(new NotFound({ code: "VAULT_NOT_FOUND", message: `no vault with id ${vaultId}` }))
-      return Effect.flatMap(build(entry.registry.address, payload), (built) =>
+      return Effect.flatMap(build(entry.registry.address, payload), ({ data: built }) =>
         built.validation.accepted && built.instructions !== undefined
           ? Effect.succeed({
             success: true as const,

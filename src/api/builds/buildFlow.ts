@@ -24,7 +24,9 @@ import {
 import type { ProjectionState } from "../../domain/projection/state.ts"
 import type { ProjectionUnavailable } from "../../domain/errors.ts"
 import { makePreflight } from "./preflight.ts"
-import { settled } from "./settled.ts"
+import type { AsOf } from "../schemas.ts"
+import { stateAsOf } from "../vaults/vaultPath.ts"
+import { mapSettled, settled } from "./settled.ts"
 
 /** Chain time of the projection (unix seconds); the wall clock before any block time is known. */
 export const chainNow = (state: ProjectionState): bigint => BigInt(state.asOf?.blockTime ?? Math.floor(Date.now() / 1000))
@@ -49,14 +51,20 @@ export const makeBuildFlow = Effect.gen(function*() {
     Either.flatMap(projection.readSync((state) => state.vaults.get(vault)?.bundle.assetAddress ?? null), (mint) =>
       mint === null ? Either.left(UnknownVault.at(vault)) : Either.right(mint))
 
-  type Built<R> = Either.Either<Either.Either<R, UnknownVault>, ProjectionUnavailable>
+  type Built<R> = Either.Either<Stamped<Either.Either<R, UnknownVault>>, ProjectionUnavailable>
+
+  /** The build core's answer with the chain position of the state it read. */
+  const stamp = <R>(state: ProjectionState, data: Either.Either<R, UnknownVault>): Stamped<Either.Either<R, UnknownVault>> => ({
+    data,
+    asOf: stateAsOf(state)
+  })
 
   /** The build's answer after the preflight, settled (no fiber) when the preflight is (simulation off). */
-  const finish = <R extends object>(built: Built<R>): Effect.Effect<R, BuildFlowError> => {
+  const finish = <R extends object>(built: Built<R>): Effect.Effect<Stamped<R>, BuildFlowError> => {
     if (Either.isLeft(built)) return Either.left(built.left)
-    if (Either.isLeft(built.right)) return Either.left(built.right.left)
-    const checked = preflight(built.right.right)
-    return settled(checked) ?? checked
+    const { data, asOf } = built.right
+    if (Either.isLeft(data)) return Either.left(data.left)
+    return mapSettled(preflight(data.right), (checked) => ({ data: checked, asOf }))
   }
 
   const buildDeposit = (
@@ -68,7 +76,7 @@ export const makeBuildFlow = Effect.gen(function*() {
   ) =>
     finish(
       projection.readSync((state) =>
-        buildDepositTransaction({
+        stamp(state, buildDepositTransaction({
           state,
           program: state.programId,
           blockhash,
@@ -78,7 +86,7 @@ export const makeBuildFlow = Effect.gen(function*() {
           request: request.request,
           codeReferrer,
           userTokenBalance
-        })
+        }))
       )
     )
 
@@ -87,7 +95,7 @@ export const makeBuildFlow = Effect.gen(function*() {
    * or a settled one) the answer is a settled value and no fiber runs; from the first step that
    * must wait on, the rest is an effect. Steps run in the same order either way.
    */
-  const deposit = (vault: Address, payload: unknown): Effect.Effect<DepositBuildResponse, BuildFlowError> => {
+  const deposit = (vault: Address, payload: unknown): Effect.Effect<Stamped<DepositBuildResponse>, BuildFlowError> => {
     const parsed = parseDepositRequest(payload)
     if (Either.isLeft(parsed)) return Either.left(parsed.left)
     const mint = vaultMint(vault)
@@ -117,12 +125,15 @@ export const makeBuildFlow = Effect.gen(function*() {
   const buildWithdraw = (vault: Address, request: WithdrawRequest, blockhash: LatestBlockhash, defaultPriorityFeeMicroLamports: bigint) =>
     finish(
       projection.readSync((state) =>
-        buildWithdrawTransaction({ state, program: state.programId, blockhash, defaultPriorityFeeMicroLamports, now: chainNow(state), vaultAddress: vault, request })
+        stamp(
+          state,
+          buildWithdrawTransaction({ state, program: state.programId, blockhash, defaultPriorityFeeMicroLamports, now: chainNow(state), vaultAddress: vault, request })
+        )
       )
     )
 
   /** A withdrawal: settled like a deposit when the blockhash and fee answer at once. */
-  const withdraw = (vault: Address, payload: unknown): Effect.Effect<WithdrawBuildResponse, BuildFlowError> => {
+  const withdraw = (vault: Address, payload: unknown): Effect.Effect<Stamped<WithdrawBuildResponse>, BuildFlowError> => {
     const parsed = parseWithdrawRequest(payload)
     if (Either.isLeft(parsed)) return Either.left(parsed.left)
     const mint = vaultMint(vault)
@@ -141,6 +152,12 @@ export const makeBuildFlow = Effect.gen(function*() {
 
   return { deposit, withdraw }
 })
+
+/** An answer and the chain position (`asOf`) of the projection state it was computed from. */
+export interface Stamped<A> {
+  readonly data: A
+  readonly asOf: AsOf
+}
 
 /** What a build can fail with (refusals are answers, not failures). */
 type BuildFlowError = MalformedRequest | UnknownVault | ProjectionUnavailable | BlockhashUnavailable | SimulationFailed

@@ -137,7 +137,8 @@ export const previewWithdraw = (input: WithdrawPreviewInput): Either.Either<With
 
   const rejections: Array<RejectionReason> = []
   if (temp?.pausedDepositsWithdrawals === true) rejections.push(reason("VAULT_PAUSED", `deposits and withdrawals are paused on ${view.address}`))
-  if (shares > valuation.totalShares || ("amount" in request && request.amount > equity)) {
+  const exceedsVault = shares > valuation.totalShares || ("amount" in request && request.amount > equity)
+  if (exceedsVault) {
     rejections.push(reason("WITHDRAWAL_EXCEEDS_VAULT", `the vault holds ${valuation.totalShares} shares worth ${equity}`))
   } else if (shares === 0n) {
     rejections.push(reason("WITHDRAWAL_SHARES_ZERO", "the requested amount corresponds to zero shares"))
@@ -152,7 +153,8 @@ export const previewWithdraw = (input: WithdrawPreviewInput): Either.Either<With
     estimatedValueRaw: value.toString(),
     feeAmountRaw: estimate.feeAmount.toString(),
     netAmountRaw: estimate.netAmount.toString(),
-    cooldownSeconds: Number(estimate.cooldownSeconds),
-    estimatedAvailableTimestamp: Number(estimate.availableAt)
+    // the cooldown curve only holds up to the whole vault: beyond it there is no real wait to show
+    cooldownSeconds: exceedsVault ? null : Number(estimate.cooldownSeconds),
+    estimatedAvailableTimestamp: exceedsVault ? null : Number(estimate.availableAt)
   })
 }
