@@ -43,6 +43,8 @@ export const Api = HttpApi.make("vault-gateway")
     OpenApi.annotations({
       title: "vault-gateway",
       version: VERSION,
+      // relative: the document is right for every deployment (and a local run) that serves it
+      servers: [{ url: "/", description: "the gateway that serves this document (its public origin)" }],
       description: "Read API over Solana ntbundle strategy vaults.\n\n" +
         "Live updates: `GET /v2/stream` upgrades to a WebSocket (partner key in `x-api-key` or " +
         "`Authorization: Bearer`; refused with 401/403/429 at upgrade). Protocol v1: send " +

@@ -2,10 +2,14 @@ import type { Address as SolanaAddress } from "@solana/kit"
 import { Schema } from "effect"
 import { addressBytesOf } from "../ntbundle/addressBytes.ts"
 import { type BadRequestCode, BadRequestCodeId } from "./errors.ts"
+import { UtcDate } from "./history/utcDate.ts"
 
 /** Base58 text of 32 bytes is 32 to 44 characters; longer input is refused before decoding. */
 const isAddressText = (value: string): value is SolanaAddress =>
   value.length >= 32 && value.length <= 44 && addressBytesOf(value) !== null
+
+/** Base58 text of an address's length (the document's hint; the 32 bytes are checked on decode). */
+export const ADDRESS_PATTERN = "^[1-9A-HJ-NP-Za-km-z]{32,44}$"
 
 /**
  * A base58 Solana address (32 bytes). A path or query value that is not one is a 400 `INVALID_ADDRESS`.
@@ -20,6 +24,7 @@ export const Address = Schema.String.pipe(
   identifier: "Address",
   description: "base58-encoded 32-byte Solana address",
   examples: ["11111111111111111111111111111111" as SolanaAddress],
+  jsonSchema: { pattern: ADDRESS_PATTERN },
   [BadRequestCodeId]: "INVALID_ADDRESS" satisfies BadRequestCode
 })
 export type Address = typeof Address.Type
@@ -48,3 +53,40 @@ export const ErrorEnvelope = Schema.Struct({
   message: Schema.String
 })
 export type ErrorEnvelope = typeof ErrorEnvelope.Type
+
+// -------------------------------------------------------------------------------------------------
+// Query parameters. Each decodes as before (so a bad value keeps its 400 code); the `jsonSchema`
+// annotation gives the document the parameter's real type and bounds, not the text it arrives as.
+
+/** `limit`: an integer from 1 to 100. */
+export const queryLimit = (defaultLimit: number) =>
+  Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100)).annotations({
+    jsonSchema: {
+      type: "integer",
+      minimum: 1,
+      maximum: 100,
+      default: defaultLimit,
+      description: `page size, 1 to 100 (default ${defaultLimit})`
+    }
+  })
+
+/** `cursor`: the previous page's `nextCursor`, as is. */
+export const QueryCursor = Schema.String.annotations({
+  jsonSchema: { type: "string", description: "opaque: the nextCursor of the previous page, unchanged" }
+})
+
+/** A UTC calendar date `YYYY-MM-DD` that exists (2026-02-30 is a 400). */
+export const QueryDate = UtcDate.annotations({
+  jsonSchema: {
+    type: "string",
+    format: "date",
+    pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+    description: "UTC calendar date YYYY-MM-DD (inclusive); an impossible date is a 400",
+    examples: ["2026-09-01"]
+  }
+})
+
+/** `true` or `false`. */
+export const QueryBoolean = Schema.BooleanFromString.annotations({
+  jsonSchema: { type: "string", enum: ["true", "false"], default: "false" }
+})

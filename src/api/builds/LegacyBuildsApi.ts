@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { LegacyVaultId } from "../legacy/LegacyApi.ts"
 import { codeLiteral } from "../../errors/codeLiteral.ts"
 import { MaxBodyBytes, PublicCors } from "../annotations.ts"
 import { errorClassAnnotations, errorResponse } from "../errorResponse.ts"
@@ -42,11 +43,10 @@ export const LegacyInstructions = Schema.Struct({
   })
 }).annotations({ identifier: "LegacyInstructions" })
 
-const LegacyId = Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 999_999_999_999))
 
 const legacyBuilder = <const Name extends "depositInstructions" | "withdrawInstructions">(name: Name, path: `/${string}`, successor: string) =>
   HttpApiEndpoint.post(name, path)
-    .setPath(Schema.Struct({ vaultId: LegacyId }))
+    .setPath(Schema.Struct({ vaultId: LegacyVaultId }))
     .setPayload(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
     .addSuccess(LegacyInstructions)
     .addError(MalformedRequestResponse)

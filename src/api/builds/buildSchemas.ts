@@ -7,7 +7,7 @@ import { ATTRIBUTION_REASONS, type AttributionReason } from "../../errors/codes.
 import { BUILD_REJECTION_CODES } from "../../ntbundle/builders/rejection.ts"
 import { GATEWAY_REJECTION_CODES } from "../../domain/builds/rejections.ts"
 import { PreEncoded } from "../preEncoded.ts"
-import { Address, AsOf } from "../schemas.ts"
+import { Address, ADDRESS_PATTERN, AsOf } from "../schemas.ts"
 
 const CANONICAL_UNSIGNED = /^(0|[1-9][0-9]*)$/
 const CANONICAL_POSITIVE = /^[1-9][0-9]*$/
@@ -44,7 +44,7 @@ export const queryAmount = (description: string, shares = false) =>
   })
 
 /** An address with its own description (a refinement's description reaches the document only with a jsonSchema annotation). */
-const addressThat = (description: string) => Address.annotations({ description, jsonSchema: {} })
+const addressThat = (description: string) => Address.annotations({ description, jsonSchema: { pattern: ADDRESS_PATTERN } })
 
 const WalletAddress = addressThat("base58 wallet address on the ed25519 curve (it signs the transaction); a program address is refused")
 

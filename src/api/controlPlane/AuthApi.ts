@@ -25,6 +25,7 @@ export const AuthApi = HttpApiGroup.make("auth")
       .addError(PayloadTooLargeResponse)
       .addError(RateLimitedResponse)
       .annotate(MaxBodyBytes, 16 * 1024)
+      .annotate(OpenApi.Summary, "Sign in: verify the signed Sign-In With Solana input and start a session")
       .annotate(
         OpenApi.Description,
         "Verifies the wallet's SolanaSignInOutput (bytes in base64) against the issued input and sets the session " +

@@ -57,6 +57,7 @@ export const OrgApi = HttpApiGroup.make("org")
       .addError(RateLimitedResponse)
       .addError(PayloadTooLargeResponse)
       .annotate(MaxBodyBytes, 16 * 1024)
+      .annotate(OpenApi.Summary, "Move the organization's owner wallet to the wallet that signed the owner nonce")
       .annotate(
         OpenApi.Description,
         "Moves the owner wallet to the wallet that signed the input of POST /v2/org/owner/nonce; codes, agreements and " +

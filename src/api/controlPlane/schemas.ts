@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { KEY_SCOPES } from "../../domain/partnerKeys/scopes.ts"
+import { queryLimit } from "../schemas.ts"
 
 /**
  * Wire shapes of the control plane. Times are ISO 8601 strings and every shape is plain JSON, so an
@@ -147,7 +148,7 @@ export const AuditBody = success(
 )
 
 export const AuditQuery = Schema.Struct({
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100))),
+  limit: Schema.optional(queryLimit(50)),
   cursor: Schema.optional(text(200))
 })
 

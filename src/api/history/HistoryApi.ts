@@ -2,20 +2,19 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Amount } from "../amounts.ts"
 import { NotFoundResponse, ProjectionUnavailableResponse } from "../errors.ts"
-import { Address, chainEnvelope } from "../schemas.ts"
+import { Address, chainEnvelope, QueryCursor, QueryDate, queryLimit } from "../schemas.ts"
 import { PartnerKey } from "../security/PartnerKey.ts"
 import { VaultAddressParam } from "../vaults/vaultPath.ts"
 import { AssetInfo } from "../vaults/VaultRecord.ts"
 import { Snapshot } from "./snapshotRow.ts"
-import { UtcDate } from "./utcDate.ts"
 
 const VaultPath = Schema.Struct({ vaultAddress: VaultAddressParam })
 
 export const SnapshotParams = Schema.Struct({
-  startDate: Schema.optional(UtcDate),
-  endDate: Schema.optional(UtcDate),
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100))),
-  cursor: Schema.optional(Schema.String)
+  startDate: Schema.optional(QueryDate),
+  endDate: Schema.optional(QueryDate),
+  limit: Schema.optional(queryLimit(30)),
+  cursor: Schema.optional(QueryCursor)
 })
 
 export const SnapshotPage = chainEnvelope(
@@ -59,6 +58,7 @@ export const HistoryApi = HttpApiGroup.make("history")
       .setUrlParams(SnapshotParams)
       .addSuccess(SnapshotPage)
       .addError(NotFoundResponse)
+      .annotate(OpenApi.Summary, "Daily vault snapshots (completed UTC days), paginated")
       .annotate(
         OpenApi.Description,
         "One row per completed UTC day, oldest first; startDate/endDate inclusive; limit 1-100 (default 30); " +

@@ -8,7 +8,8 @@ import { PartnerKey } from "../security/PartnerKey.ts"
 
 /** A legacy numeric vault id (the registry's `vaultId`). */
 export const LegacyVaultId = Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 999_999_999_999)).annotations({
-  description: "legacy numeric vault id"
+  description: "legacy numeric vault id",
+  jsonSchema: { type: "integer", minimum: 0, maximum: 999_999_999_999, description: "legacy numeric vault id (the registry's vaultId)" }
 })
 
 /**

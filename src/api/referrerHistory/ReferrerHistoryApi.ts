@@ -1,18 +1,17 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { NotFoundResponse, ProjectionUnavailableResponse } from "../errors.ts"
-import { UtcDate } from "../history/utcDate.ts"
-import { Address, chainEnvelope } from "../schemas.ts"
+import { Address, chainEnvelope, QueryBoolean, QueryCursor, QueryDate, queryLimit } from "../schemas.ts"
 import { PartnerKey } from "../security/PartnerKey.ts"
 import { ReferrerHistoryRow } from "./historyRow.ts"
 
 export const ReferrerHistoryParams = Schema.Struct({
   vault: Schema.optional(Address),
-  startDate: Schema.optional(UtcDate),
-  endDate: Schema.optional(UtcDate),
-  includePartial: Schema.optional(Schema.BooleanFromString),
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100))),
-  cursor: Schema.optional(Schema.String)
+  startDate: Schema.optional(QueryDate),
+  endDate: Schema.optional(QueryDate),
+  includePartial: Schema.optional(QueryBoolean),
+  limit: Schema.optional(queryLimit(50)),
+  cursor: Schema.optional(QueryCursor)
 })
 
 export const ReferrerHistoryPage = chainEnvelope(
@@ -33,6 +32,7 @@ export const ReferrerHistoryApi = HttpApiGroup.make("referrerHistory")
       .setUrlParams(ReferrerHistoryParams)
       .addSuccess(ReferrerHistoryPage)
       .addError(NotFoundResponse)
+      .annotate(OpenApi.Summary, "The builder's daily earnings, cohort and flows per vault (completed UTC days)")
       .annotate(
         OpenApi.Description,
         "One row per completed UTC day and vault where the builder has bound users, a registration or earnings, " +

@@ -1,14 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { NotFoundResponse, ProjectionUnavailableResponse } from "../errors.ts"
-import { Address, chainEnvelope } from "../schemas.ts"
+import { Address, chainEnvelope, QueryCursor, QueryDate, queryLimit } from "../schemas.ts"
 import { PartnerKey } from "../security/PartnerKey.ts"
 import { PartnerAgreements } from "./PartnerAgreement.ts"
 import { OwnerWalletRequiredResponse } from "./referrerErrors.ts"
 import { PayoutPage } from "./Payout.ts"
 import { CohortUserPage } from "./CohortUser.ts"
 import { FlowPage } from "./Flow.ts"
-import { UtcDate } from "../history/utcDate.ts"
 import { ReferrerSummary } from "./ReferrerSummary.ts"
 
 export const ReferrerSummaryBody = chainEnvelope(ReferrerSummary).annotations({ identifier: "ReferrerSummaryResponse" })
@@ -18,21 +17,21 @@ export const FlowPageBody = chainEnvelope(FlowPage).annotations({ identifier: "R
 export const PartnerAgreementsBody = chainEnvelope(PartnerAgreements).annotations({ identifier: "PartnerAgreementsResponse" })
 
 export const PayoutParams = Schema.Struct({
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100))),
-  cursor: Schema.optional(Schema.String)
+  limit: Schema.optional(queryLimit(50)),
+  cursor: Schema.optional(QueryCursor)
 })
 
 export const CohortUserParams = Schema.Struct({
   vault: Schema.optional(Address),
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100))),
-  cursor: Schema.optional(Schema.String)
+  limit: Schema.optional(queryLimit(50)),
+  cursor: Schema.optional(QueryCursor)
 })
 
 export const FlowParams = Schema.Struct({
-  startDate: Schema.optional(UtcDate),
-  endDate: Schema.optional(UtcDate),
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 100))),
-  cursor: Schema.optional(Schema.String)
+  startDate: Schema.optional(QueryDate),
+  endDate: Schema.optional(QueryDate),
+  limit: Schema.optional(queryLimit(50)),
+  cursor: Schema.optional(QueryCursor)
 })
 
 /** Builder reporting from the projection (spec §2.4-§2.5, §4.3): any valid key may read any referrer address. */
@@ -51,6 +50,7 @@ export const ReferrersApi = HttpApiGroup.make("referrers")
       .setPath(Schema.Struct({ address: Address }))
       .setUrlParams(PayoutParams)
       .addSuccess(PayoutPageBody)
+      .annotate(OpenApi.Summary, "The builder's settled claims with their transaction signatures, newest first")
       .annotate(
         OpenApi.Description,
         "Settled builder claims (ReferrerWithdrawalProcessed), newest first: slot, then signature, then event index, all descending. " +
@@ -64,6 +64,7 @@ export const ReferrersApi = HttpApiGroup.make("referrers")
       .setUrlParams(CohortUserParams)
       .addSuccess(CohortUserPageBody)
       .addError(NotFoundResponse)
+      .annotate(OpenApi.Summary, "The builder's bound users (cohort) with their positions and binding")
       .annotate(
         OpenApi.Description,
         "The builder's bound positions (UserBundleAccount.referrer = address), sorted by position address ascending " +
@@ -79,6 +80,7 @@ export const ReferrersApi = HttpApiGroup.make("referrers")
       .setPath(Schema.Struct({ address: Address }))
       .setUrlParams(FlowParams)
       .addSuccess(FlowPageBody)
+      .annotate(OpenApi.Summary, "Deposits, withdrawals and refunds of the builder's cohort, newest first")
       .annotate(
         OpenApi.Description,
         "Deposits, withdrawals and refunds of the builder's cohort (the positions its UserReferrerSet events bound), " +
