@@ -14,5 +14,7 @@ export const freshPrice = (account: PriceAccount | undefined, chainTime: number 
   if (update.verificationLevel._tag !== "Full" || update.price <= 0n) return null
   if (chainTime - update.publishTime > maxAgeSeconds) return null
   const usd = priceAsNumber(update.price, update.exponent)
-  return Number.isFinite(usd) && usd > 0 ? { usd, publishTime: update.publishTime } : null
+  // the update's own posted slot; the slot the account was seen at when the update does not say
+  const slot = update.postedSlot > 0n ? Number(update.postedSlot) : account.slot
+  return Number.isFinite(usd) && usd > 0 ? { usd, publishTime: update.publishTime, slot } : null
 }

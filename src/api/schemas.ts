@@ -43,6 +43,29 @@ export type AsOf = typeof AsOf.Type
 export const chainEnvelope = <A, I, R>(data: Schema.Schema<A, I, R>) =>
   Schema.Struct({ success: Schema.Literal(true), data, asOf: AsOf })
 
+/**
+ * Freshness of the USD prices behind a body's `usd` values (facts §10.2): the slot the price update
+ * was posted at and the price's publish time; the oldest one when several assets are valued; null
+ * when no value in the body is priced.
+ */
+export const PriceAsOf = Schema.NullOr(
+  Schema.Struct({
+    slot: Slot,
+    /** Unix seconds: when the price source published the price. */
+    blockTime: Schema.Int
+  })
+).annotations({
+  identifier: "PriceAsOf",
+  description:
+    "freshness of the USD price(s) behind the usd values: slot the price update was posted at and the price's publish " +
+    "time (unix s); the oldest when several assets are valued; null when nothing in the answer is priced"
+})
+export type PriceAsOf = typeof PriceAsOf.Type
+
+/** `{success: true, data, asOf, priceAsOf}`: a chain-state read with USD values. */
+export const pricedEnvelope = <A, I, R>(data: Schema.Schema<A, I, R>) =>
+  Schema.Struct({ success: Schema.Literal(true), data, asOf: AsOf, priceAsOf: PriceAsOf })
+
 /** `{success: true, data}`: the envelope of a success that reflects no chain position. */
 export const envelope = <A, I, R>(data: Schema.Schema<A, I, R>) => Schema.Struct({ success: Schema.Literal(true), data })
 

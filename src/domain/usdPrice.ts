@@ -2,4 +2,6 @@
 export interface UsdPrice {
   readonly usd: number
   readonly publishTime: number
+  /** The slot the price update was posted at on chain. */
+  readonly slot: number
 }

@@ -41,7 +41,8 @@ describe("plain bodies of the cohort routes", () => {
         users: members.map((member, index) => toCohortUser(state, member, () => ({ usd: 0.9998 } as never), bindings[index]!)!),
         nextCursor: "abc.def"
       },
-      asOf: { slot: 3_000, blockTime: 1_800_000_000 }
+      asOf: { slot: 3_000, blockTime: 1_800_000_000 },
+      priceAsOf: { slot: 2_990, blockTime: 1_799_999_990 }
     }
     expect(PreEncoded.plainEncoder(CohortUserPageBody)(body).body).toBe(viaSchema(CohortUserPageBody, body))
   })
@@ -56,7 +57,8 @@ describe("plain bodies of the cohort routes", () => {
     const body = {
       success: true as const,
       data: { referrer: BUILDER, flows: rows.map((flow) => toFlow(flow, fixture.state, () => null)), nextCursor: null },
-      asOf: { slot: 3_000, blockTime: null }
+      asOf: { slot: 3_000, blockTime: null },
+      priceAsOf: null
     }
     expect(PreEncoded.plainEncoder(FlowPageBody)(body).body).toBe(viaSchema(FlowPageBody, body))
   })

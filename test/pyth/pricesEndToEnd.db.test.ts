@@ -102,13 +102,20 @@ describe("USD values from the sandbox's Pyth feeds, end to end", () => {
       sandbox.scenario.prices.pause()
       expect(sandbox.scenario.prices.current(mint)!.price).not.toBe(beforeDisconnect.price)
       yield* valuedAt(atSandboxPrice, "the price missed while disconnected, read at the reconnect")
+      // the answer says how fresh its price is: the posted update's publish time and slot
+      const priced = yield* client.vaults.get({ path: { vaultAddress: address } })
+      expect(priced.priceAsOf?.blockTime).toBe(sandbox.scenario.prices.current(mint)!.publishTime)
+      // (price accounts apply as they arrive, so the posted slot may be newer than the last complete slot, asOf)
+      expect(priced.priceAsOf!.slot).toBeGreaterThan(0)
 
       // No more updates, and the chain clock passes the bound: the value is unpriced, not 0 or stale.
       sandbox.handle.chain.step(1, (MAX_AGE_SECONDS + 5) * 1_000)
       yield* stepSlots(sandbox, 2)
       yield* valuedAt(() => null, "unpriced once stale")
-      const stale = (yield* client.vaults.list()).data
+      const staleList = yield* client.vaults.list()
+      const stale = staleList.data
       expect(stale.every((vault) => vault.tvl === null || vault.tvl.usd === null)).toBe(true)
+      expect(staleList.priceAsOf).toBeNull()
 
       // Updates resume: priced again.
       sandbox.scenario.prices.resume()

@@ -53,7 +53,7 @@ describe("TopicJsonReader", () => {
       ...builders.map((builder) => parseTopic(`referrer:${builder}`)!),
       ...wallets.map((wallet, i) => parseTopic(`user:${vaults[i % vaults.length]}:${wallet}`)!)
     ]
-    const prices: Array<(mint: string) => UsdPrice | null> = [() => null, () => ({ usd: 0.9998, publishTime: 1_800_000_000 }), () => ({ usd: 1.25, publishTime: 1_800_000_000 })]
+    const prices: Array<(mint: string) => UsdPrice | null> = [() => null, () => ({ usd: 0.9998, publishTime: 1_800_000_000, slot: 1 }), () => ({ usd: 1.25, publishTime: 1_800_000_000, slot: 1 })]
     const readers = prices.map((priceOf) => new TopicJsonReader(priceOf))
     const check = () => {
       state.asOf = { slot, blockTime: 1_800_000_000 + slot }

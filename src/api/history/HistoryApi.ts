@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { Amount } from "../amounts.ts"
 import { NotFoundResponse, ProjectionUnavailableResponse } from "../errors.ts"
-import { Address, chainEnvelope, QueryCursor, QueryDate, queryLimit } from "../schemas.ts"
+import { Address, chainEnvelope, pricedEnvelope, QueryCursor, QueryDate, queryLimit } from "../schemas.ts"
 import { PartnerKey } from "../security/PartnerKey.ts"
 import { VaultAddressParam } from "../vaults/vaultPath.ts"
 import { AssetInfo } from "../vaults/VaultRecord.ts"
@@ -29,7 +29,7 @@ export const SnapshotPage = chainEnvelope(
 
 const Rate = Schema.NullOr(Schema.Number)
 
-export const VaultMetrics = chainEnvelope(
+export const VaultMetrics = pricedEnvelope(
   Schema.Struct({
     bundleKey: Address,
     apy7d: Rate,

@@ -81,6 +81,7 @@ export const HistoryHandlersLive = implementGroup(
           const closes = dailyCloses(rows)
           const asset = assetOf(view)
           const valuation = valuationOf(view)
+          const price = valuation === null ? null : prices.priceOf(asset.mint)
           return {
             success: true as const,
             data: {
@@ -88,13 +89,14 @@ export const HistoryHandlersLive = implementGroup(
               ...yieldMetrics(closes, { managementFeeBps: view.bundle.managementFeeBps, performanceFeeBps: view.bundle.performanceFee }),
               tvl: {
                 asset,
-                value: valuation === null ? null : amount(valuation.totalEquity, asset.decimals, prices.priceOf(asset.mint)?.usd ?? null)
+                value: valuation === null ? null : amount(valuation.totalEquity, asset.decimals, price?.usd ?? null)
               },
               computedAt: asOf.blockTime ?? Math.floor(Date.now() / 1000),
               throughDate,
               historyDays: closes.length
             },
-            asOf
+            asOf,
+            priceAsOf: price == null ? null : { slot: price.slot, blockTime: price.publishTime }
           }
         })
     }

@@ -2,7 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { CacheControl, PublicCors } from "../annotations.ts"
 import { NotFoundResponse, ProjectionUnavailableResponse } from "../errors.ts"
-import { envelope } from "../schemas.ts"
+import { envelope, pricedEnvelope } from "../schemas.ts"
 
 export const CODE_CACHE_CONTROL = "public, max-age=60"
 
@@ -26,7 +26,7 @@ export const YieldVault = Schema.Struct({
   apyInceptionAfterFees: Schema.NullOr(Schema.Number)
 }).annotations({ identifier: "YieldVault" })
 
-export const Yields = envelope(Schema.Struct({ vaults: Schema.Array(YieldVault) })).annotations({ identifier: "Yields" })
+export const Yields = pricedEnvelope(Schema.Struct({ vaults: Schema.Array(YieldVault) })).annotations({ identifier: "Yields" })
 
 /** Public reads browsers and aggregators call without a key (CORS). */
 export const PublicApi = HttpApiGroup.make("public")

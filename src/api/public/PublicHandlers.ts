@@ -6,6 +6,8 @@ import { Projection } from "../../../services/Projection.ts"
 import { Api } from "../Api.ts"
 import { NotFound } from "../errors.ts"
 import { implementGroup } from "../handlers.ts"
+import { PricesSeen } from "../pricesSeen.ts"
+import { stateAsOf } from "../vaults/vaultPath.ts"
 import { lastCompletedDay } from "../history/utcDate.ts"
 import { historyNotStored } from "../history/historyPending.ts"
 import { makeYieldApys } from "./yieldApys.ts"
@@ -39,16 +41,17 @@ export const PublicHandlersLive = implementGroup(
       // TVL per request (prices move without the projection); APYs once per completed day and vault
       yields: () =>
         Effect.gen(function*() {
-          const { rows, throughDate } = yield* projection.read((state) => ({
-            rows: yieldRows(state, prices),
-            throughDate: lastCompletedDay(state.asOf?.blockTime ?? null)
-          }))
+          const { rows, throughDate, asOf, priceAsOf } = yield* projection.read((state) => {
+            const seen = new PricesSeen(prices.priceOf)
+            const rows = yieldRows(state, seen)
+            return { rows, throughDate: lastCompletedDay(state.asOf?.blockTime ?? null), asOf: stateAsOf(state), priceAsOf: seen.priceAsOf }
+          })
           // while the backfill runs no APY can be told apart from "history too short": 503, like /metrics
           const through = yield* storedThrough(throughDate)
           if (through === null) return yield* Effect.fail(historyNotStored(throughDate, null))
           const vaults = yield* Effect.forEach(rows, ({ row, fees }) =>
             Effect.map(apys.of(row.bundleKey, through, fees), (figures) => ({ ...row, ...figures })), { concurrency: 4 })
-          return { success: true as const, data: { vaults } }
+          return { success: true as const, data: { vaults }, asOf, priceAsOf }
         }).pipe(
           Effect.catchTag("SqlError", (error) =>
             Effect.zipRight(Effect.logWarning("yields: the vault history could not be read", error), Effect.fail(historyUnavailable)))

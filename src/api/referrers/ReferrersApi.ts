@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { NotFoundResponse, ProjectionUnavailableResponse } from "../errors.ts"
-import { Address, chainEnvelope, QueryCursor, QueryDate, queryLimit } from "../schemas.ts"
+import { Address, chainEnvelope, pricedEnvelope, QueryCursor, QueryDate, queryLimit } from "../schemas.ts"
 import { PartnerKey } from "../security/PartnerKey.ts"
 import { PartnerAgreements } from "./PartnerAgreement.ts"
 import { OwnerWalletRequiredResponse } from "./referrerErrors.ts"
@@ -10,10 +10,10 @@ import { CohortUserPage } from "./CohortUser.ts"
 import { FlowPage } from "./Flow.ts"
 import { ReferrerSummary } from "./ReferrerSummary.ts"
 
-export const ReferrerSummaryBody = chainEnvelope(ReferrerSummary).annotations({ identifier: "ReferrerSummaryResponse" })
-export const PayoutPageBody = chainEnvelope(PayoutPage).annotations({ identifier: "ReferrerPayoutsResponse" })
-export const CohortUserPageBody = chainEnvelope(CohortUserPage).annotations({ identifier: "ReferrerUsersResponse" })
-export const FlowPageBody = chainEnvelope(FlowPage).annotations({ identifier: "ReferrerFlowsResponse" })
+export const ReferrerSummaryBody = pricedEnvelope(ReferrerSummary).annotations({ identifier: "ReferrerSummaryResponse" })
+export const PayoutPageBody = pricedEnvelope(PayoutPage).annotations({ identifier: "ReferrerPayoutsResponse" })
+export const CohortUserPageBody = pricedEnvelope(CohortUserPage).annotations({ identifier: "ReferrerUsersResponse" })
+export const FlowPageBody = pricedEnvelope(FlowPage).annotations({ identifier: "ReferrerFlowsResponse" })
 export const PartnerAgreementsBody = chainEnvelope(PartnerAgreements).annotations({ identifier: "PartnerAgreementsResponse" })
 
 export const PayoutParams = Schema.Struct({

@@ -19,6 +19,7 @@ import { Projection } from "../../../services/Projection.ts"
 import { referrerVaults } from "../../domain/reporting/referrerVaults.ts"
 import { Api } from "../Api.ts"
 import { implementGroup } from "../handlers.ts"
+import { PricesSeen } from "../pricesSeen.ts"
 import { AuthenticatedPartner } from "../security/PartnerKey.ts"
 import type { Address } from "../schemas.ts"
 import { stateAsOf } from "../vaults/vaultPath.ts"
@@ -51,11 +52,11 @@ export const ReferrersHandlersLive = implementGroup(
     const eventLog = yield* CohortEventLog
     const historyComplete = eventLog.historyComplete.pipe(Effect.orDie)
     const usersBody = PreEncoded.plainEncoder(CohortUserPageBody)
-    const summaryBodies = new BodiesPerVersion(ReferrerSummaryBody, (state, referrer: Address) => ({
-      success: true as const,
-      data: { referrer, vaults: referrerVaults(state, referrer).map((vault) => toReferrerVaultSummary(vault, prices.priceOf)) },
-      asOf: stateAsOf(state)
-    }))
+    const summaryBodies = new BodiesPerVersion(ReferrerSummaryBody, (state, referrer: Address) => {
+      const seen = new PricesSeen(prices.priceOf)
+      const vaults = referrerVaults(state, referrer).map((vault) => toReferrerVaultSummary(vault, seen.priceOf))
+      return { success: true as const, data: { referrer, vaults }, asOf: stateAsOf(state), priceAsOf: seen.priceAsOf }
+    })
     const flowsBody = PreEncoded.plainEncoder(FlowPageBody)
 
     return {
@@ -68,15 +69,19 @@ export const ReferrersHandlersLive = implementGroup(
           const rows = yield* payouts.page({ referrer: path.address, after, limit: limit + 1 }).pipe(Effect.orDie)
           const page = rows.slice(0, limit)
           const last = page[page.length - 1]
-          return yield* projection.readSync((state) => ({
-            success: true as const,
-            data: {
-              referrer: path.address,
-              payouts: page.map((row) => toPayout(row, state, prices.priceOf)),
-              nextCursor: rows.length > limit && last !== undefined ? cursors.encode(path.address, last) : null
-            },
-            asOf: stateAsOf(state)
-          }))
+          return yield* projection.readSync((state) => {
+            const seen = new PricesSeen(prices.priceOf)
+            return {
+              success: true as const,
+              data: {
+                referrer: path.address,
+                payouts: page.map((row) => toPayout(row, state, seen.priceOf)),
+                nextCursor: rows.length > limit && last !== undefined ? cursors.encode(path.address, last) : null
+              },
+              asOf: stateAsOf(state),
+              priceAsOf: seen.priceAsOf
+            }
+          })
         }),
       users: ({ path, urlParams }) =>
         Effect.gen(function*() {
@@ -104,22 +109,23 @@ export const ReferrersHandlersLive = implementGroup(
             const key = pairKey(binding.vault, binding.wallet)
             if (!first.has(key)) first.set(key, binding)
           }
-          return yield* projection.readSync((state) => usersBody({
-            success: true as const,
-            data: {
-              referrer: path.address,
-              users: page.positions.flatMap(({ member, owner }) =>
-                toCohortUser(
-                  state,
-                  member,
-                  prices.priceOf,
-                  first.get(pairKey(member.vault, owner)) ?? (complete ? "not_recorded" : "backfilling")
-                ) ?? []
-              ),
-              nextCursor: page.more && page.last !== undefined ? cohortCursors.encode(path.address, vault, page.last.position) : null
-            },
-            asOf: stateAsOf(state)
-          }))
+          return yield* projection.readSync((state) => {
+            const seen = new PricesSeen(prices.priceOf)
+            const users = page.positions.flatMap(({ member, owner }) =>
+              toCohortUser(state, member, seen.priceOf, first.get(pairKey(member.vault, owner)) ?? (complete ? "not_recorded" : "backfilling")) ??
+                []
+            )
+            return usersBody({
+              success: true as const,
+              data: {
+                referrer: path.address,
+                users,
+                nextCursor: page.more && page.last !== undefined ? cohortCursors.encode(path.address, vault, page.last.position) : null
+              },
+              asOf: stateAsOf(state),
+              priceAsOf: seen.priceAsOf
+            })
+          })
         }),
       flows: ({ path, urlParams }) =>
         Effect.gen(function*() {
@@ -136,15 +142,20 @@ export const ReferrersHandlersLive = implementGroup(
           const rows = yield* eventLog.flows({ referrer: path.address, ...window, after, limit: limit + 1 }).pipe(Effect.orDie)
           const page = rows.slice(0, limit)
           const last = page[page.length - 1]
-          return yield* projection.readSync((state) => flowsBody({
-            success: true as const,
-            data: {
-              referrer: path.address,
-              flows: page.map((row) => toFlow(row, state, prices.priceOf)),
-              nextCursor: rows.length > limit && last !== undefined ? flowCursors.encode(path.address, startDate, endDate, last) : null
-            },
-            asOf: stateAsOf(state)
-          }))
+          return yield* projection.readSync((state) => {
+            const seen = new PricesSeen(prices.priceOf)
+            const flows = page.map((row) => toFlow(row, state, seen.priceOf))
+            return flowsBody({
+              success: true as const,
+              data: {
+                referrer: path.address,
+                flows,
+                nextCursor: rows.length > limit && last !== undefined ? flowCursors.encode(path.address, startDate, endDate, last) : null
+              },
+              asOf: stateAsOf(state),
+              priceAsOf: seen.priceAsOf
+            })
+          })
         }),
       agreements: () =>
         Effect.flatMap(AuthenticatedPartner, ({ ownerWallet }): Effect.Effect<AgreementsBody, OwnerWalletRequired | ProjectionUnavailable> => {

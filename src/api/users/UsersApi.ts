@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { NotFoundResponse, ProjectionUnavailableResponse } from "../errors.ts"
-import { Address, chainEnvelope } from "../schemas.ts"
+import { Address, chainEnvelope, pricedEnvelope } from "../schemas.ts"
 import { VaultAddressParam } from "../vaults/vaultPath.ts"
 import { Balance } from "./balance.ts"
 import { Pending } from "./pending.ts"
@@ -10,9 +10,9 @@ import { PartnerKey } from "../security/PartnerKey.ts"
 
 const VaultUserPath = Schema.Struct({ vaultAddress: VaultAddressParam, wallet: Address })
 
-export const BalanceBody = chainEnvelope(Balance).annotations({ identifier: "BalanceResponse" })
+export const BalanceBody = pricedEnvelope(Balance).annotations({ identifier: "BalanceResponse" })
 export const PendingBody = chainEnvelope(Pending).annotations({ identifier: "PendingResponse" })
-export const PortfolioBody = chainEnvelope(Portfolio).annotations({ identifier: "PortfolioResponse" })
+export const PortfolioBody = pricedEnvelope(Portfolio).annotations({ identifier: "PortfolioResponse" })
 
 /** A wallet's positions, from the projection (facts §10.8). */
 export const UsersApi = HttpApiGroup.make("users")

@@ -5,6 +5,7 @@ import type { VaultView } from "../../domain/projection/state.ts"
 import { Api } from "../Api.ts"
 import { BodiesPerVersion } from "../bodiesPerVersion.ts"
 import { implementGroup } from "../handlers.ts"
+import { PricesSeen } from "../pricesSeen.ts"
 import { readEither } from "../readProjection.ts"
 import type { Address } from "../schemas.ts"
 import { findVault, stateAsOf } from "../vaults/vaultPath.ts"
@@ -26,21 +27,21 @@ export const UsersHandlersLive = implementGroup(
   Effect.gen(function*() {
     const projection = yield* Projection
     const prices = yield* Prices
-    const balances = new BodiesPerVersion(BalanceBody, (state, { position, view }: PositionIn) => ({
-      success: true as const,
-      data: toBalance(view, position, state.asOf, prices.priceOf),
-      asOf: stateAsOf(state)
-    }))
+    const balances = new BodiesPerVersion(BalanceBody, (state, { position, view }: PositionIn) => {
+      const seen = new PricesSeen(prices.priceOf)
+      const data = toBalance(view, position, state.asOf, seen.priceOf)
+      return { success: true as const, data, asOf: stateAsOf(state), priceAsOf: seen.priceAsOf }
+    })
     const pendings = new BodiesPerVersion(PendingBody, (state, { position, view }: PositionIn) => ({
       success: true as const,
       data: toPending(view, position),
       asOf: stateAsOf(state)
     }))
-    const portfolios = new BodiesPerVersion(PortfolioBody, (state, wallet: Address) => ({
-      success: true as const,
-      data: toPortfolio(state, wallet, prices.priceOf),
-      asOf: stateAsOf(state)
-    }))
+    const portfolios = new BodiesPerVersion(PortfolioBody, (state, wallet: Address) => {
+      const seen = new PricesSeen(prices.priceOf)
+      const data = toPortfolio(state, wallet, seen.priceOf)
+      return { success: true as const, data, asOf: stateAsOf(state), priceAsOf: seen.priceAsOf }
+    })
 
     /** Reads one position of a vault: 400/404 for the vault, 404 NO_POSITION, else its body. */
     const positionRead = <A, E>(

@@ -1,13 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { NotFoundResponse, ProjectionUnavailableResponse } from "../errors.ts"
-import { chainEnvelope } from "../schemas.ts"
+import { pricedEnvelope } from "../schemas.ts"
 import { VaultAddressParam } from "./vaultPath.ts"
 import { VaultRecord } from "./VaultRecord.ts"
 import { PartnerKey } from "../security/PartnerKey.ts"
 
-export const VaultListBody = chainEnvelope(Schema.Array(VaultRecord)).annotations({ identifier: "VaultList" })
-export const VaultBody = chainEnvelope(VaultRecord).annotations({ identifier: "Vault" })
+export const VaultListBody = pricedEnvelope(Schema.Array(VaultRecord)).annotations({ identifier: "VaultList" })
+export const VaultBody = pricedEnvelope(VaultRecord).annotations({ identifier: "Vault" })
 
 /** Vault reads from the projection (spec §2.3, facts §10.7). */
 export const VaultsApi = HttpApiGroup.make("vaults")

@@ -5,6 +5,7 @@ import type { VaultView } from "../../domain/projection/state.ts"
 import { Api } from "../Api.ts"
 import { BodiesPerVersion } from "../bodiesPerVersion.ts"
 import { implementGroup } from "../handlers.ts"
+import { PricesSeen } from "../pricesSeen.ts"
 import { readEither } from "../readProjection.ts"
 import { findVault, stateAsOf } from "./vaultPath.ts"
 import { toVaultRecord } from "./toVaultRecord.ts"
@@ -16,16 +17,16 @@ export const VaultsHandlersLive = implementGroup(
   Effect.gen(function*() {
     const projection = yield* Projection
     const prices = yield* Prices
-    const vaultBodies = new BodiesPerVersion(VaultBody, (state, view: VaultView) => ({
-      success: true as const,
-      data: toVaultRecord(view, state.asOf, prices.priceOf),
-      asOf: stateAsOf(state)
-    }))
-    const listBody = new BodiesPerVersion(VaultListBody, (state) => ({
-      success: true as const,
-      data: [...state.vaults.values()].map((view) => toVaultRecord(view, state.asOf, prices.priceOf)),
-      asOf: stateAsOf(state)
-    }))
+    const vaultBodies = new BodiesPerVersion(VaultBody, (state, view: VaultView) => {
+      const seen = new PricesSeen(prices.priceOf)
+      const data = toVaultRecord(view, state.asOf, seen.priceOf)
+      return { success: true as const, data, asOf: stateAsOf(state), priceAsOf: seen.priceAsOf }
+    })
+    const listBody = new BodiesPerVersion(VaultListBody, (state) => {
+      const seen = new PricesSeen(prices.priceOf)
+      const data = [...state.vaults.values()].map((view) => toVaultRecord(view, state.asOf, seen.priceOf))
+      return { success: true as const, data, asOf: stateAsOf(state), priceAsOf: seen.priceAsOf }
+    })
 
     return {
       list: () => projection.readSync((state) => listBody.get(state, "")),

@@ -62,8 +62,13 @@ describe("GET /public/yields", () => {
         expect(first.headers.get("access-control-allow-origin")).toBe("*")
         const vaults = first.body.data.vaults as Array<Record<string, unknown>>
         expect(vaults.map((v) => v.bundleKey)).toEqual([AUTOPILOT, SECOND].sort())
+        // derived from chain state like every read: its chain position, and no price behind any tvlUsd here
+        expect(first.body.asOf).toEqual({ slot: expect.any(Number), blockTime: expect.any(Number) })
+        expect(first.body.priceAsOf).toBeNull()
         for (const vault of vaults) {
           const metrics = yield* fetchJson(`${url}/v2/vault/${vault.bundleKey}/metrics`, { headers: { "x-api-key": TEST_PARTNER_KEY } })
+          expect(metrics.body.asOf).toEqual(first.body.asOf)
+          expect(metrics.body.priceAsOf).toBeNull()
           expect(metrics.status).toBe(200)
           expect(vault).toMatchObject({
             apy7dAfterFees: metrics.body.data.apy7dAfterFees,

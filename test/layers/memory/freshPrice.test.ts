@@ -25,8 +25,10 @@ const held = (changes: Partial<PriceUpdateV2> = {}, owner = PYTH_RECEIVER_PROGRA
 
 describe("freshPrice", () => {
   it("answers price × 10^exponent with its publish time while within the bound of chain time", () => {
-    expect(freshPrice(held(), 1_000, 60)).toEqual({ usd: 0.9998, publishTime: 1_000 })
-    expect(freshPrice(held(), 1_060, 60)).toEqual({ usd: 0.9998, publishTime: 1_000 })
+    expect(freshPrice(held(), 1_000, 60)).toEqual({ usd: 0.9998, publishTime: 1_000, slot: 5 })
+    expect(freshPrice(held(), 1_060, 60)).toEqual({ usd: 0.9998, publishTime: 1_000, slot: 5 })
+    // an update that does not say its posted slot: the slot the account was seen at
+    expect(freshPrice({ ...held({ postedSlot: 0n }), slot: 7 }, 1_000, 60)?.slot).toBe(7)
     // a publish time slightly ahead of the chain's clock is still current
     expect(freshPrice(held({ publishTime: 1_003 }), 1_000, 60)?.usd).toBe(0.9998)
   })

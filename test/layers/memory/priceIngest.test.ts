@@ -75,14 +75,14 @@ describe("price feed accounts in the projection", () => {
       expect(held.unrecognised).toBe(0)
       expect(held.price?.slot).toBe(11)
       expect(held.price?.update?.price).toBe(15_000_000_000n)
-      expect(priceOf(MINT)).toEqual({ usd: 150, publishTime: 1_000 })
+      expect(priceOf(MINT)).toEqual({ usd: 150, publishTime: 1_000, slot: 11 })
       expect(priceOf("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v")).toBeNull()
 
       // A newer notification moves the price and the version; an older one is ignored.
       const version = yield* projection.read((s) => s.version)
       yield* chain.send(priceAccount(13, 15_100_000_000n, 1_011), priceAccount(12, 1n, 1_012), { _tag: "SlotAdvanced", slot: 14, completedBlockTime: 1_012 })
       yield* poll(projection.read((s) => s.asOf?.slot), (slot) => slot === 13, "slot 13")
-      expect(priceOf(MINT)).toEqual({ usd: 151, publishTime: 1_011 })
+      expect(priceOf(MINT)).toEqual({ usd: 151, publishTime: 1_011, slot: 13 })
       expect(yield* projection.read((s) => s.version)).toBeGreaterThan(version)
 
       // Chain time passing the bound makes it stale.
@@ -129,6 +129,6 @@ describe("price feed accounts in the projection", () => {
       yield* poll(projection.status, (s) => s.status === "live", "live")
       expect(yield* projection.read((s) => [...s.accounts.keys()])).toEqual([vault])
       expect(yield* projection.read((s) => s.priceAccounts.get(FEED)?.update?.price)).toBe(2_500_000_000n)
-      expect(Context.get(built, Prices).priceOf(MINT)).toEqual({ usd: 25, publishTime: 495 })
+      expect(Context.get(built, Prices).priceOf(MINT)).toEqual({ usd: 25, publishTime: 495, slot: 49 })
     }).pipe(Effect.scoped))
 })
