@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { LegacyVaultId } from "../legacy/LegacyApi.ts"
+import { bodyDocumentedAs, DepositRequest, WithdrawRequest } from "./buildSchemas.ts"
 import { codeLiteral } from "../../errors/codeLiteral.ts"
 import { MaxBodyBytes, PublicCors } from "../annotations.ts"
 import { errorClassAnnotations, errorResponse } from "../errorResponse.ts"
@@ -47,7 +48,7 @@ export const LegacyInstructions = Schema.Struct({
 const legacyBuilder = <const Name extends "depositInstructions" | "withdrawInstructions">(name: Name, path: `/${string}`, successor: string) =>
   HttpApiEndpoint.post(name, path)
     .setPath(Schema.Struct({ vaultId: LegacyVaultId }))
-    .setPayload(Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+    .setPayload(bodyDocumentedAs(name === "depositInstructions" ? DepositRequest : WithdrawRequest))
     .addSuccess(LegacyInstructions)
     .addError(MalformedRequestResponse)
     .addError(NotFoundResponse)
