@@ -1,11 +1,12 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect, FastCheck } from "effect"
+import { Effect, Either, FastCheck, ParseResult, Schema } from "effect"
+import { DepositBuildAnswer, WithdrawBuildAnswer } from "../../../src/api/builds/BuildsApi.ts"
 import { gatewayForTest, serverUrl } from "../../../src/bench/support/httpTestServer.ts"
 import { liveStatus } from "../../../src/bench/support/projectionTest.ts"
 import { alice, builder, eligibleBuilder, makeWorld, vault, withSpecs } from "../../../src/bench/support/buildWorld.ts"
 
 // Random bodies, well-formed and not, against both builders over HTTP: every answer is a 200, 400,
-// 404 or 413 envelope; never a 5xx.
+// 404 or 413 envelope; never a 5xx; every 200 is exactly the documented shape.
 const world = makeWorld(withSpecs(eligibleBuilder, { positions: [{ owner: alice, fields: { shares: 5_000_000n } }] }))
 
 const value = FastCheck.oneof(
@@ -35,6 +36,11 @@ const body = FastCheck.oneof(
 )
 const route = FastCheck.constantFrom(`/v2/vault/${vault}/tx/deposit`, `/v2/vault/${vault}/tx/withdraw`, `/v2/vault/${builder}/tx/deposit`)
 
+const documented = {
+  deposit: Schema.decodeUnknownEither(DepositBuildAnswer, { onExcessProperty: "error" }),
+  withdraw: Schema.decodeUnknownEither(WithdrawBuildAnswer, { onExcessProperty: "error" })
+}
+
 describe("builder fuzz", () => {
   layer(gatewayForTest({ initial: liveStatus(100), state: world.state, buildsPerMinute: 1_000_000 }), { excludeTestServices: true })((it) => {
     it.effect("3,000 random bodies: no 5xx, every answer an envelope", () =>
@@ -52,6 +58,10 @@ describe("builder fuzz", () => {
               expect(response.status, `${path} ${text}`).toBeLessThan(500)
               expect(typeof answer.success).toBe("boolean")
               if (!answer.success) expect(typeof answer.error).toBe("string")
+              if (response.status === 200) {
+                const decoded = documented[path.endsWith("deposit") ? "deposit" : "withdraw"](answer)
+                if (Either.isLeft(decoded)) expect.fail(`${path} ${text}: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`)
+              }
             }),
           { concurrency: 16, discard: true }
         )
