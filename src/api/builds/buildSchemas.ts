@@ -1,7 +1,7 @@
 // The documented shapes of builder and preview requests and answers (facts §10.5, §10.6). The
-// handlers encode their answers with these schemas (plainEncoder), so a field the build core adds or
-// drops without this file fails to type-check; test/api/builds/buildSchemas.test.ts decodes real
-// answers with them.
+// handlers type their answers as these schemas' wire form (wireEncoder), so a field the build core
+// drops or retypes without this file fails to type-check; one it adds is caught by
+// test/api/builds/buildSchemas.test.ts and the builder fuzz, which decode real answers strictly.
 import { Schema, SchemaAST } from "effect"
 import { ATTRIBUTION_REASONS, type AttributionReason } from "../../errors/codes.ts"
 import { BUILD_REJECTION_CODES } from "../../ntbundle/builders/rejection.ts"
