@@ -36,7 +36,8 @@ const body = FastCheck.oneof(
 )
 const route = FastCheck.constantFrom(`/v2/vault/${vault}/tx/deposit`, `/v2/vault/${vault}/tx/withdraw`, `/v2/vault/${builder}/tx/deposit`)
 
-const documented = {
+type Decode = (answer: unknown) => Either.Either<unknown, ParseResult.ParseError>
+const documented: Record<"deposit" | "withdraw", Decode> = {
   deposit: Schema.decodeUnknownEither(DepositBuildAnswer, { onExcessProperty: "error" }),
   withdraw: Schema.decodeUnknownEither(WithdrawBuildAnswer, { onExcessProperty: "error" })
 }
