@@ -1,3 +1,4 @@
+import { NO_TAGS, rollupClosedDay } from "../../src/metrics/instruments.ts"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Option, Schedule, Stream } from "effect"
 import { HistoryBackfill } from "../../services/HistoryBackfill.ts"
@@ -73,7 +74,10 @@ export const DailyRollupLive = (options: DailyRollupOptions = {}) =>
             const days = pending
             pending = []
             yield* writeDays(sql, days, provisional, coveredThrough)
-            if (days.length > 0) closedThrough = days[days.length - 1]!.date
+            if (days.length > 0) {
+              closedThrough = days[days.length - 1]!.date
+              rollupClosedDay.unsafeUpdate(Date.parse(`${closedThrough}T00:00:00Z`) / 1000, NO_TAGS)
+            }
           })
 
         const tick = Effect.gen(function*() {

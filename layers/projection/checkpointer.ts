@@ -1,3 +1,4 @@
+import { checkpointDuration, checkpointWrittenAt, NO_TAGS } from "../../src/metrics/instruments.ts"
 import { Deferred, Duration, Effect, Queue, Schedule, type Scope } from "effect"
 import type { ProgramEvents } from "../../services/ChainSource.ts"
 import { ChainStore, type Checkpoint, type StoredAccount } from "../../services/ChainStore.ts"
@@ -26,7 +27,10 @@ export const startCheckpointer = Effect.gen(function*() {
       if (job.transactions.length > 0) yield* store.appendTransactions(job.transactions)
       if (job.checkpoint !== null) {
         const { position, changed, removed } = job.checkpoint
+        const started = performance.now()
         yield* store.saveCheckpoint(position, changed, removed)
+        checkpointDuration.unsafeUpdate((performance.now() - started) / 1000, NO_TAGS)
+        checkpointWrittenAt.unsafeUpdate(Date.now() / 1000, NO_TAGS)
       }
     }).pipe(
       Effect.tapError((error) => Effect.logWarning(`persisting chain state failed, retrying: ${error.message}`)),

@@ -1,3 +1,4 @@
+import { backfillDone, backfillTotal, NO_TAGS } from "../../src/metrics/instruments.ts"
 import { Effect, Layer, Ref, Stream } from "effect"
 import { ChainSource } from "../../services/ChainSource.ts"
 import { type BackfillProgress, HistoryBackfill } from "../../services/HistoryBackfill.ts"
@@ -14,6 +15,11 @@ export type HistoryBackfillOptions = BackfillTuning
  * log, idempotent on signature, stores the overlap once. A restart resumes below the oldest stored
  * transaction.
  */
+const recordBackfill = (progress: BackfillProgress): void => {
+  backfillDone.unsafeUpdate(progress.done, NO_TAGS)
+  if (progress.total !== null) backfillTotal.unsafeUpdate(progress.total, NO_TAGS)
+}
+
 export const HistoryBackfillLive = (options: HistoryBackfillOptions) =>
   Layer.scoped(
     HistoryBackfill,
@@ -26,7 +32,7 @@ export const HistoryBackfillLive = (options: HistoryBackfillOptions) =>
 
       yield* Effect.forkScoped(
         firstLive.pipe(
-          Effect.zipRight(backfillHistory(rpc, source.programId, options, (next) => Ref.set(progress, next))),
+          Effect.zipRight(backfillHistory(rpc, source.programId, options, (next) => Ref.set(progress, next).pipe(Effect.zipLeft(Effect.sync(() => recordBackfill(next)))))),
           Effect.catchAllCause((cause) => Effect.logError("history backfill stopped", cause)),
           Effect.withSpan("HistoryBackfill.run")
         )

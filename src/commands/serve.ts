@@ -39,6 +39,8 @@ import { BlockhashLive } from "../../layers/solana/BlockhashLive.ts"
 import { PriorityFeesLive } from "../../layers/solana/PriorityFeesLive.ts"
 import { TokenBalancesLive } from "../../layers/solana/TokenBalancesLive.ts"
 import { SimulatorLive } from "../../layers/solana/SimulatorLive.ts"
+import { MetricsListenerLive } from "../../layers/otel/MetricsListenerLive.ts"
+import { metricsConfig } from "../metrics/metricsConfig.ts"
 
 const HELP = `usage: vault-gateway serve
 
@@ -49,7 +51,8 @@ Runs the gateway. Configuration comes from the environment (see the README):
   SANDBOX_RPC_PORT, SANDBOX_PARTNER_KEY, KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS, BUILD_RATE_LIMIT, BUILD_RATE_WINDOW_SECONDS, TRUST_PROXY, BUILD_SIMULATION,
   WS_MAX_TOPICS, WS_MAX_CONNECTIONS_PER_KEY, WS_MAX_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS,
   WS_BACKPRESSURE_BYTES, WS_CLOSE_ABOVE_BYTES, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS, PUBLIC_ORIGIN,
-  SESSION_IDLE_MINUTES, SESSION_MAX_HOURS, AUTH_RATE_LIMIT, AUTH_RATE_WINDOW_SECONDS
+  SESSION_IDLE_MINUTES, SESSION_MAX_HOURS, AUTH_RATE_LIMIT, AUTH_RATE_WINDOW_SECONDS, METRICS_HOST,
+  METRICS_PORT
 `
 
 /** Everything `serve` reads from the environment, in this order: the first error is the one reported. */
@@ -63,7 +66,8 @@ const serveConfig = Effect.gen(function*() {
   const keys = yield* keysConfig(app.cluster)
   const wsLimits = yield* wsLimitsConfig
   const controlPlane = yield* controlPlaneConfig(app.cluster, app.port)
-  return { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane }
+  const metrics = yield* metricsConfig
+  return { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics }
 })
 
 type ServeConfig = Effect.Effect.Success<typeof serveConfig>
@@ -73,7 +77,7 @@ type ServeConfig = Effect.Effect.Success<typeof serveConfig>
  * routes over it, and the listener once every route is registered.
  */
 const gateway = (config: ServeConfig) => {
-  const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane } = config
+  const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics } = config
   const database = DatabaseLive({ url: app.databaseUrl, dataDir: app.dataDir })
   const onDatabase = <A, E, R>(layer: Layer.Layer<A, E, R>) => Layer.provide(layer, database)
 
@@ -125,9 +129,12 @@ const gateway = (config: ServeConfig) => {
     Layer.provide(routes),
     Layer.provideMerge(HttpServerLive)
   )
+  // Prometheus metrics on their own listener (METRICS_PORT=off: none).
+  const port = metrics.port
+  const metricsListener = port === null ? Layer.empty : MetricsListenerLive({ ...metrics, port }).pipe(Layer.provide(projection))
   // One RPC client for every adapter (exactly one instance): the chain source points it at the node
   // once the chain is up.
-  return http.pipe(Layer.provide(SolanaRpcLive()))
+  return Layer.merge(http, metricsListener).pipe(Layer.provide(SolanaRpcLive()))
 }
 
 export const serve: Command = {
