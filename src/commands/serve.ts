@@ -121,7 +121,7 @@ const gateway = (config: ServeConfig) => {
   )
 
   const stream = WsStreamLive({ limits: wsLimits }).pipe(Layer.provide(Layer.merge(projection, prices)))
-  const routes = Layer.mergeAll(ApiRoutesLive(Api), DocsRoutesLive(Api), stream, sandboxKey).pipe(
+  const routes = Layer.mergeAll(ApiRoutesLive(Api, { meterRequests: metrics.port !== null }), DocsRoutesLive(Api), stream, sandboxKey).pipe(
     Layer.provide(Layer.mergeAll(handlers, partnerAuth, builderControl))
   )
   // Listen only once every route is registered.

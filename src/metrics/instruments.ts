@@ -58,9 +58,19 @@ export const httpDuration = Metric.histogram(
 // WebSocket
 export const wsConnections = gauge("vault_gateway_ws_connections", "Open WebSocket connections")
 export const wsSubscriptions = gauge("vault_gateway_ws_subscriptions", "Topic subscriptions across open connections")
-export const wsFrames = counter("vault_gateway_ws_frames_sent", "WebSocket frames sent")
 export const wsResyncs = counter("vault_gateway_ws_resyncs", "Resync frames sent (after a client fell behind)")
 export const wsCloses = counter("vault_gateway_ws_closes", "WebSocket connections closed, by close code")
+export const wsFrames = counter("vault_gateway_ws_frames_published", "Update frames published to a topic's followers")
+
+/** Close codes a client may pick are many: the label keeps the ones this service knows, others are "other". */
+const KNOWN_CLOSE_CODES = new Set([1000, 1001, 1005, 1006, 1008, 1009, 1011, 4008])
+const closeCounters = new Map<string, Metric.Metric.Counter<number>>()
+export const closeCounter = (code: number): Metric.Metric.Counter<number> => {
+  const label = KNOWN_CLOSE_CODES.has(code) ? String(code) : "other"
+  let counter = closeCounters.get(label)
+  if (counter === undefined) closeCounters.set(label, counter = Metric.tagged(wsCloses, "code", label))
+  return counter
+}
 
 // Limits and builds
 export const rateLimitRefusals = counter("vault_gateway_rate_limit_refusals", "Requests refused by a rate limit, by kind")

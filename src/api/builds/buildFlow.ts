@@ -1,3 +1,4 @@
+import { type BuildKind, countBuild } from "../../metrics/buildCounts.ts"
 import type { Address } from "@solana/kit"
 import { Effect, Either, Exit } from "effect"
 import { Blockhash } from "../../../services/Blockhash.ts"
@@ -24,7 +25,7 @@ import {
 import type { ProjectionState } from "../../domain/projection/state.ts"
 import type { ProjectionUnavailable } from "../../domain/errors.ts"
 import { makePreflight } from "./preflight.ts"
-import { settled } from "./settled.ts"
+import { mapSettled, settled } from "./settled.ts"
 
 /** Chain time of the projection (unix seconds); the wall clock before any block time is known. */
 export const chainNow = (state: ProjectionState): bigint => BigInt(state.asOf?.blockTime ?? Math.floor(Date.now() / 1000))
@@ -52,11 +53,14 @@ export const makeBuildFlow = Effect.gen(function*() {
   type Built<R> = Either.Either<Either.Either<R, UnknownVault>, ProjectionUnavailable>
 
   /** The build's answer after the preflight, settled (no fiber) when the preflight is (simulation off). */
-  const finish = <R extends object>(built: Built<R>): Effect.Effect<R, BuildFlowError> => {
+  const finish = <R extends object>(kind: BuildKind, built: Built<R>): Effect.Effect<R, BuildFlowError> => {
     if (Either.isLeft(built)) return Either.left(built.left)
     if (Either.isLeft(built.right)) return Either.left(built.right.left)
     const checked = preflight(built.right.right)
-    return settled(checked) ?? checked
+    return mapSettled(settled(checked) ?? checked, (answer) => {
+      countBuild(kind, answer)
+      return answer
+    })
   }
 
   const buildDeposit = (
@@ -67,6 +71,7 @@ export const makeBuildFlow = Effect.gen(function*() {
     userTokenBalance: bigint | null
   ) =>
     finish(
+      "deposit",
       projection.readSync((state) =>
         buildDepositTransaction({
           state,
@@ -116,6 +121,7 @@ export const makeBuildFlow = Effect.gen(function*() {
 
   const buildWithdraw = (vault: Address, request: WithdrawRequest, blockhash: LatestBlockhash, defaultPriorityFeeMicroLamports: bigint) =>
     finish(
+      "withdraw",
       projection.readSync((state) =>
         buildWithdrawTransaction({ state, program: state.programId, blockhash, defaultPriorityFeeMicroLamports, now: chainNow(state), vaultAddress: vault, request })
       )
