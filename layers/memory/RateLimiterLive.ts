@@ -1,4 +1,4 @@
-import { countRefusal } from "../../src/metrics/rateLimitRefusals.ts"
+import { countRefusal } from "../../src/telemetry/rateLimitRefusals.ts"
 import { Effect, Layer } from "effect"
 import { type Quota, RateLimiter, type RateLimitDecision } from "../../services/RateLimiter.ts"
 

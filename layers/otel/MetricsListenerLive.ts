@@ -6,8 +6,8 @@ import * as Resource from "@effect/opentelemetry/Resource"
 import { PrometheusExporter } from "@opentelemetry/exporter-prometheus"
 import { Context, Effect, Layer } from "effect"
 import { Projection } from "../../services/Projection.ts"
-import type { MetricsConfig } from "../../src/metrics/metricsConfig.ts"
-import { refreshProcessGauges, refreshProjectionGauges } from "../../src/metrics/scrapeGauges.ts"
+import type { MetricsConfig } from "../../src/telemetry/metricsConfig.ts"
+import { refreshProcessGauges, refreshProjectionGauges } from "../../src/telemetry/scrapeGauges.ts"
 import { VERSION } from "../../src/version.ts"
 
 /** Where the metrics listener is bound (its port is the OS's pick when METRICS_PORT=0). */

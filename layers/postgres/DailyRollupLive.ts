@@ -1,4 +1,4 @@
-import { NO_TAGS, rollupClosedDay } from "../../src/metrics/instruments.ts"
+import { NO_TAGS, rollupClosedDay } from "../../src/telemetry/instruments.ts"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Option, Schedule, Stream } from "effect"
 import { HistoryBackfill } from "../../services/HistoryBackfill.ts"

@@ -2,7 +2,7 @@ import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
 import { Duration, Effect, Metric, Redacted, Schedule } from "effect"
 import Pg from "pg"
-import { NO_TAGS, pgPoolConnections } from "../../src/metrics/instruments.ts"
+import { NO_TAGS, pgPoolConnections } from "../../src/telemetry/instruments.ts"
 
 export interface PoolTarget {
   readonly url?: Redacted.Redacted | undefined

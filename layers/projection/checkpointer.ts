@@ -1,4 +1,4 @@
-import { checkpointDuration, checkpointWrittenAt, NO_TAGS } from "../../src/metrics/instruments.ts"
+import { checkpointDuration, checkpointWrittenAt, NO_TAGS } from "../../src/telemetry/instruments.ts"
 import { Deferred, Duration, Effect, Queue, Schedule, type Scope } from "effect"
 import type { ProgramEvents } from "../../services/ChainSource.ts"
 import { ChainStore, type Checkpoint, type StoredAccount } from "../../services/ChainStore.ts"

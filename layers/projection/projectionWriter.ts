@@ -1,4 +1,4 @@
-import { accountUpdatesApplied, chainReconnects, NO_TAGS, notificationsRepaired, programEventsApplied } from "../../src/metrics/instruments.ts"
+import { accountUpdatesApplied, chainReconnects, NO_TAGS, notificationsRepaired, programEventsApplied } from "../../src/telemetry/instruments.ts"
 import { Effect } from "effect"
 import type { AccountUpdated, ChainEvent, ProgramEvents } from "../../services/ChainSource.ts"
 import { ChainSource } from "../../services/ChainSource.ts"

@@ -1,4 +1,4 @@
-import { backfillDone, backfillTotal, NO_TAGS } from "../../src/metrics/instruments.ts"
+import { backfillDone, backfillTotal, NO_TAGS } from "../../src/telemetry/instruments.ts"
 import { Effect, Layer, Ref, Stream } from "effect"
 import { ChainSource } from "../../services/ChainSource.ts"
 import { type BackfillProgress, HistoryBackfill } from "../../services/HistoryBackfill.ts"

@@ -8,7 +8,7 @@ import { methodNotAllowed } from "./fixedRoutes.ts"
 import { HttpServer } from "./HttpServer.ts"
 import { defaultHttpLimits, type HttpLimits } from "./limits.ts"
 import { serveRoute } from "./serveRoute.ts"
-import { RouteMeter } from "../../src/metrics/routeMeter.ts"
+import { RouteMeter } from "../../src/telemetry/routeMeter.ts"
 
 /**
  * Serves an `HttpApi` contract on the uWS app: one route per endpoint, each running its handler on

@@ -14,7 +14,7 @@ import { HeaderBlock, type HeaderList, JSON_CONTENT_TYPE, writeResponse } from "
 import { runMiddlewareChain } from "./middlewareChain.ts"
 import { runSyncOrFork, settledExit } from "./runEffect.ts"
 import { ServedRequest } from "./servedRequest.ts"
-import type { RouteMeter } from "../../src/metrics/routeMeter.ts"
+import type { RouteMeter } from "../../src/telemetry/routeMeter.ts"
 
 type Headers = Array<readonly [string, string]>
 const NO_HEADERS: Headers = []

@@ -1,4 +1,4 @@
-import { closeCounter, NO_TAGS, wsConnections, wsFrames, wsResyncs, wsSubscriptions } from "../../src/metrics/instruments.ts"
+import { closeCounter, NO_TAGS, wsConnections, wsFrames, wsResyncs, wsSubscriptions } from "../../src/telemetry/instruments.ts"
 import type uws from "uwebsockets"
 import { type Effect, Either, type Exit } from "effect"
 import type { UsdPrice } from "../../src/domain/usdPrice.ts"

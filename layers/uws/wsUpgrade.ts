@@ -1,4 +1,4 @@
-import { countRefusal } from "../../src/metrics/rateLimitRefusals.ts"
+import { countRefusal } from "../../src/telemetry/rateLimitRefusals.ts"
 import type uws from "uwebsockets"
 import { Context, Effect, Exit, Runtime } from "effect"
 import { RateLimited } from "../../src/api/errors.ts"

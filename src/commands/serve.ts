@@ -40,7 +40,9 @@ import { PriorityFeesLive } from "../../layers/solana/PriorityFeesLive.ts"
 import { TokenBalancesLive } from "../../layers/solana/TokenBalancesLive.ts"
 import { SimulatorLive } from "../../layers/solana/SimulatorLive.ts"
 import { MetricsListenerLive } from "../../layers/otel/MetricsListenerLive.ts"
-import { metricsConfig } from "../metrics/metricsConfig.ts"
+import { metricsConfig } from "../telemetry/metricsConfig.ts"
+import { tracingConfig } from "../telemetry/tracingConfig.ts"
+import { TracingLive } from "../../layers/otel/TracingLive.ts"
 
 const HELP = `usage: vault-gateway serve
 
@@ -52,7 +54,7 @@ Runs the gateway. Configuration comes from the environment (see the README):
   WS_MAX_TOPICS, WS_MAX_CONNECTIONS_PER_KEY, WS_MAX_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS,
   WS_BACKPRESSURE_BYTES, WS_CLOSE_ABOVE_BYTES, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS, PUBLIC_ORIGIN,
   SESSION_IDLE_MINUTES, SESSION_MAX_HOURS, AUTH_RATE_LIMIT, AUTH_RATE_WINDOW_SECONDS, METRICS_HOST,
-  METRICS_PORT
+  METRICS_PORT and the standard OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME
 `
 
 /** Everything `serve` reads from the environment, in this order: the first error is the one reported. */
@@ -67,7 +69,8 @@ const serveConfig = Effect.gen(function*() {
   const wsLimits = yield* wsLimitsConfig
   const controlPlane = yield* controlPlaneConfig(app.cluster, app.port)
   const metrics = yield* metricsConfig
-  return { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics }
+  const tracing = yield* tracingConfig
+  return { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing }
 })
 
 type ServeConfig = Effect.Effect.Success<typeof serveConfig>
@@ -77,7 +80,7 @@ type ServeConfig = Effect.Effect.Success<typeof serveConfig>
  * routes over it, and the listener once every route is registered.
  */
 const gateway = (config: ServeConfig) => {
-  const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics } = config
+  const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing } = config
   const database = DatabaseLive({ url: app.databaseUrl, dataDir: app.dataDir })
   const onDatabase = <A, E, R>(layer: Layer.Layer<A, E, R>) => Layer.provide(layer, database)
 
@@ -121,7 +124,7 @@ const gateway = (config: ServeConfig) => {
   )
 
   const stream = WsStreamLive({ limits: wsLimits }).pipe(Layer.provide(Layer.merge(projection, prices)))
-  const routes = Layer.mergeAll(ApiRoutesLive(Api, { meterRequests: metrics.port !== null }), DocsRoutesLive(Api), stream, sandboxKey).pipe(
+  const routes = Layer.mergeAll(ApiRoutesLive(Api, { meterRequests: metrics.port !== null, traceRequests: tracing.enabled }), DocsRoutesLive(Api), stream, sandboxKey).pipe(
     Layer.provide(Layer.mergeAll(handlers, partnerAuth, builderControl))
   )
   // Listen only once every route is registered.
@@ -134,7 +137,8 @@ const gateway = (config: ServeConfig) => {
   const metricsListener = port === null ? Layer.empty : MetricsListenerLive({ ...metrics, port }).pipe(Layer.provide(projection))
   // One RPC client for every adapter (exactly one instance): the chain source points it at the node
   // once the chain is up.
-  return Layer.merge(http, metricsListener).pipe(Layer.provide(SolanaRpcLive()))
+  // Traces (OTEL_EXPORTER_OTLP_ENDPOINT) cover everything built below, so the tracer comes last.
+  return Layer.merge(http, metricsListener).pipe(Layer.provide(SolanaRpcLive()), Layer.provide(TracingLive(tracing)))
 }
 
 export const serve: Command = {

@@ -1,4 +1,4 @@
-import { type BuildKind, countBuild } from "../../metrics/buildCounts.ts"
+import { type BuildKind, countBuild } from "../../telemetry/buildCounts.ts"
 import type { Address } from "@solana/kit"
 import { Effect, Either, Exit } from "effect"
 import { Blockhash } from "../../../services/Blockhash.ts"

@@ -1,4 +1,4 @@
-import { countSimulation } from "../../metrics/buildCounts.ts"
+import { countSimulation } from "../../telemetry/buildCounts.ts"
 import { Clock, Effect, Option } from "effect"
 import { Simulator } from "../../../services/Simulator.ts"
 import {
