@@ -40,6 +40,7 @@ import { PriorityFeesLive } from "../../layers/solana/PriorityFeesLive.ts"
 import { TokenBalancesLive } from "../../layers/solana/TokenBalancesLive.ts"
 import { SimulatorLive } from "../../layers/solana/SimulatorLive.ts"
 import { MetricsListenerLive } from "../../layers/otel/MetricsListenerLive.ts"
+import { IngestionProgressLive } from "../../layers/memory/IngestionProgressLive.ts"
 import { metricsConfig } from "../telemetry/metricsConfig.ts"
 import { tracingConfig } from "../telemetry/tracingConfig.ts"
 import { TracingLive } from "../../layers/otel/TracingLive.ts"
@@ -89,7 +90,9 @@ const gateway = (config: ServeConfig) => {
   const chainIngestion = IngestionLive(app, ingest, sandbox, [...priceFeeds.values()])
   // on the in-process sandbox (no RPC_URL), each scenario builder gets a code once the chain is up
   const ingestion = Option.isNone(app.rpcUrl) ? SandboxCodesSeed.pipe(Layer.provideMerge(chainIngestion)) : chainIngestion
-  const projection = onDatabase(ProjectionInBackground(ingestion))
+  // what the background work reports for /status (backfill, rollup, checkpoints): one instance for both
+  const progress = IngestionProgressLive
+  const projection = onDatabase(ProjectionInBackground(ingestion)).pipe(Layer.provide(progress))
   const prices = PricesLive({ feeds: priceFeeds, maxAgeSeconds: pricing.maxAgeSeconds }).pipe(Layer.provide(projection))
 
   // The partner key: keys in Postgres; on the sandbox, one seeded and printed.
@@ -118,7 +121,7 @@ const gateway = (config: ServeConfig) => {
   const referrerHistory = ReferrerHistoryHandlersLive.pipe(Layer.provide(onDatabase(ReferrerHistoryLive)))
   const referrerReports = onDatabase(Layer.merge(ReferrerPayoutsLive, CohortEventLogLive))
   const referrers = ReferrersHandlersLive.pipe(Layer.provide(referrerReports))
-  const readSources = Layer.mergeAll(projection, prices, onDatabase(VaultHistoryLive), onDatabase(ReferrerHistoryLive))
+  const readSources = Layer.mergeAll(projection, prices, progress, onDatabase(VaultHistoryLive), onDatabase(ReferrerHistoryLive))
   const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrerHistory, referrers, builds).pipe(
     Layer.provide(readSources)
   )

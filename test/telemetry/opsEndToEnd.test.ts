@@ -62,7 +62,7 @@ describe("tracing configuration", () => {
   })
 })
 
-describe("traces over OTLP from a running gateway", () => {
+describe("a running gateway for operators: status and traces", () => {
   const dir = tempDir("vg-traces-")
   let receiver: Awaited<ReturnType<typeof startReceiver>>
   let gateway: RunningCli
@@ -89,6 +89,26 @@ describe("traces over OTLP from a running gateway", () => {
     receiver.close()
     fs.rmSync(dir, { recursive: true, force: true })
   }, 60_000)
+
+  it("/status reports the backfill, the daily rollup and the checkpoint's age", async () => {
+    type Status = {
+      backfill: { state: string; done: number; total: number | null; etaSeconds: number | null } | null
+      rollup: { state: string; closedThrough: string | null } | null
+      checkpointAgeSeconds: number | null
+    }
+    const status = async () => (await (await fetch(`${apiUrl}/status`)).json()) as Status
+    await until(async () => (await status()).backfill?.state === "done", 60_000, "the backfill to finish")
+    const done = await status()
+    expect(done.backfill!.done).toBeGreaterThan(0)
+    expect(done.backfill!.total).toBe(done.backfill!.done)
+    expect(done.backfill!.etaSeconds).toBe(0)
+    await until(async () => (await status()).rollup?.state === "live", 60_000, "the rollup to be live")
+    // two days of sandbox history: yesterday is closed
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
+    expect((await status()).rollup!.closedThrough! >= yesterday).toBe(true)
+    await until(async () => (await status()).checkpointAgeSeconds !== null, 20_000, "a checkpoint")
+    expect((await status()).checkpointAgeSeconds).toBeLessThan(30)
+  }, 150_000)
 
   it("a deposit build is one trace: the request's server span with the build's RPC calls below it", async () => {
     const status = await (await fetch(`${apiUrl}/status`)).json() as { rpcUrl: string }
