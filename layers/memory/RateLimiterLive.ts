@@ -1,3 +1,4 @@
+import { countRefusal } from "../../src/telemetry/rateLimitRefusals.ts"
 import { Effect, Layer } from "effect"
 import { type Quota, RateLimiter, type RateLimitDecision } from "../../services/RateLimiter.ts"
 
@@ -29,6 +30,7 @@ export const makeRateLimiterLive = () => {
     }
     const allowed = window.count < limit
     if (allowed) window.count++
+    else countRefusal(bucket)
     return {
       allowed,
       limit,

@@ -1,6 +1,8 @@
+import { NO_TAGS, rollupClosedDay } from "../../src/telemetry/instruments.ts"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Option, Schedule, Stream } from "effect"
 import { HistoryBackfill } from "../../services/HistoryBackfill.ts"
+import { IngestionProgress, type RollupReport } from "../../services/IngestionProgress.ts"
 import { Projection } from "../../services/Projection.ts"
 import { HistoryReplay } from "../../src/domain/history/historyReplay.ts"
 import type { DayRows } from "../../src/domain/history/referrerDailyRow.ts"
@@ -37,6 +39,10 @@ export const DailyRollupLive = (options: DailyRollupOptions = {}) =>
       const sql = yield* SqlClient.SqlClient
       const projection = yield* Projection
       const backfill = yield* HistoryBackfill
+      const progress = yield* Effect.serviceOption(IngestionProgress)
+      const report = (state: RollupReport["state"], closedThrough: string | null) => {
+        if (Option.isSome(progress)) progress.value.reportRollup({ state, closedThrough })
+      }
       const interval = Duration.decode(options.interval ?? Duration.seconds(5))
       const pageSize = options.pageSize ?? 5_000
       const provisionalEveryMs = Duration.toMillis(Duration.decode(options.provisionalEvery ?? Duration.seconds(30)))
@@ -47,6 +53,7 @@ export const DailyRollupLive = (options: DailyRollupOptions = {}) =>
       )
 
       const session = Effect.gen(function*() {
+        report("waiting", null)
         const live = yield* firstLive
         const liveAt = Option.flatMap(live, (status) => Option.fromNullable(status.asOf?.blockTime))
         const liveSince = Option.getOrElse(liveAt, () => Math.floor(Date.now() / 1000))
@@ -73,7 +80,11 @@ export const DailyRollupLive = (options: DailyRollupOptions = {}) =>
             const days = pending
             pending = []
             yield* writeDays(sql, days, provisional, coveredThrough)
-            if (days.length > 0) closedThrough = days[days.length - 1]!.date
+            if (days.length > 0) {
+              closedThrough = days[days.length - 1]!.date
+              report("live", closedThrough)
+              rollupClosedDay.unsafeUpdate(Date.parse(`${closedThrough}T00:00:00Z`) / 1000, NO_TAGS)
+            }
           })
 
         const tick = Effect.gen(function*() {
@@ -96,16 +107,18 @@ export const DailyRollupLive = (options: DailyRollupOptions = {}) =>
         }).pipe(Effect.withSpan("DailyRollup.tick"))
 
         yield* Effect.logInfo(`history rollup: replaying the event log (days stored through ${closedThrough ?? "none"})`)
+        report("replaying", closedThrough)
         yield* tick
         if (replay.matchedByAmount > 0) yield* Effect.logInfo(`history rollup: ${replay.matchedByAmount} allocations or redemptions had no stored owner and were matched by their amounts`)
         if (replay.unattributed > 0) yield* Effect.logWarning(`history rollup: ${replay.unattributed} allocations or redemptions matched no position, e.g. ${replay.unattributedSamples.join("; ")}`)
         yield* Effect.logInfo(`history rollup: live, days stored through ${closedThrough ?? "none"}`)
+        report("live", closedThrough)
         return yield* tick.pipe(Effect.repeat(Schedule.spaced(interval)))
       })
 
       yield* Effect.forkScoped(
         session.pipe(
-          Effect.tapErrorCause((cause) => Effect.logError("history rollup failed; starting over", cause)),
+          Effect.tapErrorCause((cause) => Effect.zipRight(Effect.sync(() => report("failed", null)), Effect.logError("history rollup failed; starting over", cause))),
           Effect.retry(Schedule.spaced(interval)),
           Effect.catchAllCause((cause) => Effect.logError("history rollup stopped", cause))
         )

@@ -1,8 +1,8 @@
 import path from "node:path"
-import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import { embeddedPostgres } from "./EmbeddedPostgres.ts"
 import { migrate } from "./migrations.ts"
+import { pooledPgClient } from "./pgPool.ts"
 
 export interface DatabaseOptions {
   /** A server to use; without one, an embedded PostgreSQL runs in `<dataDir>/postgres`. */
@@ -12,13 +12,13 @@ export interface DatabaseOptions {
 
 const clientFor = (options: DatabaseOptions) =>
   Option.match(options.url, {
-    onSome: (url) => PgClient.layer({ url, applicationName: "vault-gateway" }),
+    onSome: (url) => pooledPgClient({ url }),
     onNone: () =>
       Layer.unwrapScoped(
         Effect.gen(function*() {
           const server = yield* embeddedPostgres(path.join(options.dataDir, "postgres"))
           yield* Effect.logInfo(`embedded PostgreSQL listening on ${server.host}:${server.port}`)
-          return PgClient.layer({ ...server, applicationName: "vault-gateway" })
+          return pooledPgClient(server)
         })
       )
   })

@@ -1,4 +1,6 @@
-import { Deferred, Duration, Effect, Queue, Schedule, type Scope } from "effect"
+import { checkpointDuration, checkpointWrittenAt, NO_TAGS } from "../../src/telemetry/instruments.ts"
+import { Deferred, Duration, Effect, Option, Queue, Schedule, type Scope } from "effect"
+import { IngestionProgress } from "../../services/IngestionProgress.ts"
 import type { ProgramEvents } from "../../services/ChainSource.ts"
 import { ChainStore, type Checkpoint, type StoredAccount } from "../../services/ChainStore.ts"
 
@@ -20,13 +22,19 @@ type Item = { readonly _tag: "Job"; readonly job: CheckpointJob } | { readonly _
  */
 export const startCheckpointer = Effect.gen(function*() {
   const store = yield* ChainStore
+  const progress = yield* Effect.serviceOption(IngestionProgress)
   const items = yield* Queue.unbounded<Item>()
   const run = (job: CheckpointJob) =>
     Effect.gen(function*() {
       if (job.transactions.length > 0) yield* store.appendTransactions(job.transactions)
       if (job.checkpoint !== null) {
         const { position, changed, removed } = job.checkpoint
+        const started = performance.now()
         yield* store.saveCheckpoint(position, changed, removed)
+        checkpointDuration.unsafeUpdate((performance.now() - started) / 1000, NO_TAGS)
+        const writtenAt = Date.now() / 1000
+        checkpointWrittenAt.unsafeUpdate(writtenAt, NO_TAGS)
+        if (Option.isSome(progress)) progress.value.reportCheckpoint({ slot: position.slot, writtenAt })
       }
     }).pipe(
       Effect.tapError((error) => Effect.logWarning(`persisting chain state failed, retrying: ${error.message}`)),

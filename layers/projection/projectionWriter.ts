@@ -1,3 +1,4 @@
+import { accountUpdatesApplied, chainReconnects, NO_TAGS, notificationsRepaired, programEventsApplied } from "../../src/telemetry/instruments.ts"
 import { Effect } from "effect"
 import type { AccountUpdated, ChainEvent, ProgramEvents } from "../../services/ChainSource.ts"
 import { ChainSource } from "../../services/ChainSource.ts"
@@ -147,6 +148,7 @@ export class ProjectionWriter {
       case "StreamInterrupted":
         return Effect.suspend(() => {
           this.#caughtUp = false
+          chainReconnects.unsafeUpdate(1, NO_TAGS)
           // Pending repairs are kept: their transactions were delivered and will not come again.
           this.#interruption = event.reason
           return this.#publishStatus()
@@ -161,6 +163,7 @@ export class ProjectionWriter {
 
   #noteTransaction(event: ProgramEvents): void {
     this.#transactions.push(event)
+    programEventsApplied.unsafeUpdate(1, NO_TAGS)
     if (!event.failed) this.#repairs.note(event.slot, event.writableAccounts)
   }
 
@@ -168,6 +171,7 @@ export class ProjectionWriter {
     const stored = this.state.accounts.get(update.address)
     if (stored !== undefined && update.slot < stored.slot) return
     const changes = this.state.apply(update)
+    accountUpdatesApplied.unsafeUpdate(1, NO_TAGS)
     this.#dirty.add(update.address)
     if (changes.length > 0) this.#pending.push({ slot: update.slot, version: this.state.version, changes })
   }
@@ -197,6 +201,7 @@ export class ProjectionWriter {
       const source = yield* ChainSource
       const minSlot = Math.max(...due.map((d) => d.minSlot))
       const fetched = yield* source.fetchAccounts(due.map((d) => d.address), minSlot)
+      notificationsRepaired.unsafeUpdate(fetched.length, NO_TAGS)
       for (const update of fetched) {
         const foreign = update.owner !== source.programId && update.owner !== ""
         if (foreign && !this.state.accounts.has(update.address)) {

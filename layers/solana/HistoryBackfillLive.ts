@@ -1,4 +1,6 @@
-import { Effect, Layer, Ref, Stream } from "effect"
+import { backfillDone, backfillTotal, NO_TAGS } from "../../src/telemetry/instruments.ts"
+import { Effect, Layer, Option, Ref, Stream } from "effect"
+import { IngestionProgress } from "../../services/IngestionProgress.ts"
 import { ChainSource } from "../../services/ChainSource.ts"
 import { type BackfillProgress, HistoryBackfill } from "../../services/HistoryBackfill.ts"
 import { Projection } from "../../services/Projection.ts"
@@ -14,6 +16,11 @@ export type HistoryBackfillOptions = BackfillTuning
  * log, idempotent on signature, stores the overlap once. A restart resumes below the oldest stored
  * transaction.
  */
+const recordBackfill = (progress: BackfillProgress): void => {
+  backfillDone.unsafeUpdate(progress.done, NO_TAGS)
+  if (progress.total !== null) backfillTotal.unsafeUpdate(progress.total, NO_TAGS)
+}
+
 export const HistoryBackfillLive = (options: HistoryBackfillOptions) =>
   Layer.scoped(
     HistoryBackfill,
@@ -21,12 +28,16 @@ export const HistoryBackfillLive = (options: HistoryBackfillOptions) =>
       const source = yield* ChainSource
       const projection = yield* Projection
       const rpc = yield* SolanaRpc
+      const report = yield* Effect.serviceOption(IngestionProgress)
       const progress = yield* Ref.make<BackfillProgress>({ state: "pending", done: 0, total: null, oldestBlockTime: null })
       const firstLive = projection.statusChanges.pipe(Stream.filter((s) => s.status === "live"), Stream.take(1), Stream.runDrain)
 
       yield* Effect.forkScoped(
         firstLive.pipe(
-          Effect.zipRight(backfillHistory(rpc, source.programId, options, (next) => Ref.set(progress, next))),
+          Effect.zipRight(backfillHistory(rpc, source.programId, options, (next) => Ref.set(progress, next).pipe(Effect.zipLeft(Effect.sync(() => {
+            recordBackfill(next)
+            if (Option.isSome(report)) report.value.reportBackfill(next)
+          }))))),
           Effect.catchAllCause((cause) => Effect.logError("history backfill stopped", cause)),
           Effect.withSpan("HistoryBackfill.run")
         )

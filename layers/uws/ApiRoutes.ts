@@ -8,6 +8,7 @@ import { methodNotAllowed } from "./fixedRoutes.ts"
 import { HttpServer } from "./HttpServer.ts"
 import { defaultHttpLimits, type HttpLimits } from "./limits.ts"
 import { serveRoute } from "./serveRoute.ts"
+import { RouteMeter } from "../../src/telemetry/routeMeter.ts"
 
 /**
  * Serves an `HttpApi` contract on the uWS app: one route per endpoint, each running its handler on
@@ -25,6 +26,8 @@ export const ApiRoutesLive = <Id extends string, Groups extends HttpApiGroup.Htt
      * turn it on together with a real tracer.
      */
     readonly traceRequests?: boolean
+    /** Count requests and their latency per route template for the Prometheus metrics. */
+    readonly meterRequests?: boolean
   } = {}
 ): Layer.Layer<
   never,
@@ -41,7 +44,8 @@ export const ApiRoutesLive = <Id extends string, Groups extends HttpApiGroup.Htt
       const methodsByPattern = new Map<string, Array<string>>()
       const publicPatterns = new Set<string>()
       for (const route of routes) {
-        server.route(route.method, route.pattern, serveRoute(route, runtime, limits, options.traceRequests === true))
+        const meter = options.meterRequests === true ? new RouteMeter(route.pattern, route.method) : undefined
+        server.route(route.method, route.pattern, serveRoute(route, runtime, limits, options.traceRequests === true, meter))
         const methods = methodsByPattern.get(route.pattern) ?? []
         methods.push(route.method)
         methodsByPattern.set(route.pattern, methods)

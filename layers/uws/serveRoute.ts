@@ -14,6 +14,7 @@ import { HeaderBlock, type HeaderList, JSON_CONTENT_TYPE, writeResponse } from "
 import { runMiddlewareChain } from "./middlewareChain.ts"
 import { runSyncOrFork, settledExit } from "./runEffect.ts"
 import { ServedRequest } from "./servedRequest.ts"
+import type { RouteMeter } from "../../src/telemetry/routeMeter.ts"
 
 type Headers = Array<readonly [string, string]>
 const NO_HEADERS: Headers = []
@@ -46,7 +47,8 @@ export const serveRoute = (
   route: CompiledRoute,
   runtime: Runtime.Runtime<never>,
   limits: HttpLimits,
-  traceRequests: boolean
+  traceRequests: boolean,
+  meter?: RouteMeter
 ): RouteHandler => {
   const logUnexpected = (requestId: string, cause: Cause.Cause<unknown>) =>
     Runtime.runFork(
@@ -66,20 +68,22 @@ export const serveRoute = (
     message: `the body is over ${route.maxBodyBytes} bytes`
   })
 
-  const writeFailure = (res: HttpResponse, requestId: string, failure: HttpFailure, extra: HeaderList, close = false) => {
+  const writeFailure = (res: HttpResponse, requestId: string, startedAt: number, failure: HttpFailure, extra: HeaderList, close = false) => {
     if (failure.unexpected !== undefined) logUnexpected(requestId, failure.unexpected)
     writeResponse(res, failure.status, requestId, [["content-type", JSON_CONTENT_TYPE], ...corsHeaders, ...failure.headers], failure.body, {
       close,
       extraHeaders: extra
     })
+    meter?.record(failure.status, startedAt)
   }
 
-  const reject = (res: HttpResponse, requestId: string, error: unknown, close = false) =>
-    writeFailure(res, requestId, errorToHttp(route.errors, error, requestId), [], close)
+  const reject = (res: HttpResponse, requestId: string, startedAt: number, error: unknown, close = false) =>
+    writeFailure(res, requestId, startedAt, errorToHttp(route.errors, error, requestId), [], close)
 
   const successHeaders = new HeaderBlock([["content-type", JSON_CONTENT_TYPE], ["cache-control", route.cacheControl], ...corsHeaders])
 
-  const writeExit = (res: HttpResponse, requestId: string, exit: Exit.Exit<unknown, unknown>, extra: HeaderList) => {
+  const writeExit = (res: HttpResponse, request: ServedRequest, exit: Exit.Exit<unknown, unknown>, extra: HeaderList) => {
+    const { id: requestId, startedAt } = request
     if (Exit.isSuccess(exit)) {
       const own = exit.value instanceof WithHeaders ? exit.value : undefined
       const encoded = route.encodeSuccess(own === undefined ? exit.value : own.value)
@@ -87,21 +91,22 @@ export const serveRoute = (
         const { body, status } = encoded.right
         const headers = own === undefined ? extra : [...extra, ...own.headers]
         writeResponse(res, status, requestId, successHeaders, body, headers.length === 0 ? undefined : { extraHeaders: headers })
+        meter?.record(status, startedAt)
         return
       }
       const defect = new ParseResult.ParseError({ issue: encoded.left })
-      writeFailure(res, requestId, failureToHttp(route.errors, Cause.die(defect), requestId), extra)
+      writeFailure(res, requestId, startedAt, failureToHttp(route.errors, Cause.die(defect), requestId), extra)
       return
     }
-    writeFailure(res, requestId, failureToHttp(route.errors, exit.cause, requestId), extra)
+    writeFailure(res, requestId, startedAt, failureToHttp(route.errors, exit.cause, requestId), extra)
   }
 
   // The last line of defence: a bug in the pipeline itself still gets an answer, never a hung socket
   // (and a uWS handler that returns without answering or onAborted would end the process).
-  const lastResort = (res: HttpResponse, requestId: string, defect: unknown) => {
+  const lastResort = (res: HttpResponse, requestId: string, startedAt: number, defect: unknown) => {
     const id = requestId === "" ? requestIdFor("") : requestId
     try {
-      writeFailure(res, id, failureToHttp(globalErrorTable, Cause.die(defect), id), [])
+      writeFailure(res, id, startedAt, failureToHttp(globalErrorTable, Cause.die(defect), id), [])
     } catch {
       logUnexpected(id, Cause.die(defect))
       try {
@@ -159,8 +164,8 @@ export const serveRoute = (
     const extraHeaders: Headers = route.middleware.length === 0 ? NO_HEADERS : []
     const outcome = run(input, request, extraHeaders)
     if (Exit.isExit(outcome)) {
-      if (exchange === undefined) writeExit(res, request.id, outcome, extraHeaders)
-      else if (!exchange.aborted) res.cork(() => writeExit(res, request.id, outcome, extraHeaders))
+      if (exchange === undefined) writeExit(res, request, outcome, extraHeaders)
+      else if (!exchange.aborted) res.cork(() => writeExit(res, request, outcome, extraHeaders))
       return
     }
     // What runs from here on may run after the response became untouchable.
@@ -170,15 +175,16 @@ export const serveRoute = (
     outcome.addObserver((exit) => {
       if (pending.aborted) return
       try {
-        res.cork(() => writeExit(res, request.id, exit, extraHeaders))
+        res.cork(() => writeExit(res, request, exit, extraHeaders))
       } catch (defect) {
-        lastResort(res, request.id, defect)
+        lastResort(res, request.id, request.startedAt, defect)
       }
     })
   }
 
   return (res: HttpResponse, req: HttpRequest) => {
     let requestId = ""
+    const startedAt = meter === undefined ? 0 : performance.now()
     try {
       const headers: Record<string, string> = Object.create(null)
       let headerBytes = 0
@@ -192,30 +198,30 @@ export const serveRoute = (
       const query = req.getQuery() ?? ""
       if (path.length + query.length + 1 > limits.maxRequestTargetBytes) {
         const limitBytes = limits.maxRequestTargetBytes
-        return reject(res, requestId, new UriTooLong({ code: "URI_TOO_LONG", limitBytes, message: `the path and query are over ${limitBytes} bytes` }))
+        return reject(res, requestId, startedAt, new UriTooLong({ code: "URI_TOO_LONG", limitBytes, message: `the path and query are over ${limitBytes} bytes` }))
       }
       if (headerBytes > limits.maxHeaderBytes) {
         const limitBytes = limits.maxHeaderBytes
-        return reject(res, requestId, new HeadersTooLarge({ code: "HEADERS_TOO_LARGE", limitBytes, message: `the headers are over ${limitBytes} bytes` }))
+        return reject(res, requestId, startedAt, new HeadersTooLarge({ code: "HEADERS_TOO_LARGE", limitBytes, message: `the headers are over ${limitBytes} bytes` }))
       }
-      const request = new ServedRequest(requestId, route.method, path, query, headers, res)
+      const request = new ServedRequest(requestId, route.method, path, query, headers, res, startedAt)
       const input: Record<string, unknown> = { request }
       const decoders = route.decoders
       if (decoders.path !== undefined) {
         const raw: Array<string> = []
         for (let i = 0; i < decoders.pathParameterNames.length; i++) raw.push(req.getParameter(i))
         const decoded = decoders.path(raw)
-        if (Either.isLeft(decoded)) return reject(res, requestId, decoded.left)
+        if (Either.isLeft(decoded)) return reject(res, requestId, startedAt, decoded.left)
         input.path = decoded.right
       }
       if (decoders.query !== undefined) {
         const decoded = decoders.query(query)
-        if (Either.isLeft(decoded)) return reject(res, requestId, decoded.left)
+        if (Either.isLeft(decoded)) return reject(res, requestId, startedAt, decoded.left)
         input.urlParams = decoded.right
       }
       if (decoders.headers !== undefined) {
         const decoded = decoders.headers(headers)
-        if (Either.isLeft(decoded)) return reject(res, requestId, decoded.left)
+        if (Either.isLeft(decoded)) return reject(res, requestId, startedAt, decoded.left)
         input.headers = decoded.right
       }
       const decodePayload = decoders.payload
@@ -224,7 +230,7 @@ export const serveRoute = (
       const limitBytes = route.maxBodyBytes
       const declared = headers["content-length"]
       // The body stays unread, so the connection cannot be reused: close it after answering.
-      if (declared !== undefined && !(Number(declared) <= limitBytes)) return reject(res, requestId, tooLarge, true)
+      if (declared !== undefined && !(Number(declared) <= limitBytes)) return reject(res, requestId, startedAt, tooLarge, true)
       const exchange = new Exchange(res, runtime)
       readBody(
         res,
@@ -233,19 +239,19 @@ export const serveRoute = (
           if (exchange.aborted) return
           try {
             const decoded = decodePayload(body)
-            if (Either.isLeft(decoded)) return res.cork(() => reject(res, requestId, decoded.left))
+            if (Either.isLeft(decoded)) return res.cork(() => reject(res, requestId, startedAt, decoded.left))
             input.payload = decoded.right
             dispatch(res, request, input, exchange)
           } catch (defect) {
-            lastResort(res, requestId, defect)
+            lastResort(res, requestId, startedAt, defect)
           }
         },
         () => {
-          if (!exchange.aborted) res.cork(() => reject(res, requestId, tooLarge, true))
+          if (!exchange.aborted) res.cork(() => reject(res, requestId, startedAt, tooLarge, true))
         }
       )
     } catch (defect) {
-      lastResort(res, requestId, defect)
+      lastResort(res, requestId, startedAt, defect)
     }
   }
 }

@@ -18,7 +18,9 @@ export class ServedRequest implements RequestInfo {
     readonly path: string,
     readonly query: string,
     readonly headers: Readonly<Record<string, string>>,
-    private readonly res: HttpResponse
+    private readonly res: HttpResponse,
+    /** `performance.now()` when it arrived (0 when requests are not metered). */
+    readonly startedAt = 0
   ) {}
 
   get remoteAddress(): string {

@@ -1,3 +1,4 @@
+import { closeCounter, NO_TAGS, wsConnections, wsFrames, wsResyncs, wsSubscriptions } from "../../src/telemetry/instruments.ts"
 import type uws from "uwebsockets"
 import { type Effect, Either, type Exit } from "effect"
 import type { UsdPrice } from "../../src/domain/usdPrice.ts"
@@ -92,11 +93,15 @@ export class WsHub {
     this.#connectionsByKey.set(keyId, this.connectionsOf(keyId) + 1)
     this.#sockets.add(ws)
     ws.subscribe(ALL_CONNECTIONS)
+    wsConnections.unsafeModify(1, NO_TAGS)
   }
 
-  close(ws: Socket): void {
+  close(ws: Socket, code: number): void {
     const connection = ws.getUserData()
     this.#sockets.delete(ws)
+    wsConnections.unsafeModify(-1, NO_TAGS)
+    wsSubscriptions.unsafeModify(-connection.topics.size, NO_TAGS)
+    closeCounter(code).unsafeUpdate(1, NO_TAGS)
     for (const topic of connection.topics.values()) this.book.unfollow(topic)
     connection.topics.clear()
     connection.held.clear()
@@ -187,6 +192,7 @@ export class WsHub {
       if (!connection.topics.has(topic.name)) {
         connection.topics.set(topic.name, topic)
         this.book.follow(topic)
+        wsSubscriptions.unsafeModify(1, NO_TAGS)
       }
       if (!this.#sendSnapshot(ws, id, topic) && !announcedStatus) {
         // Held until the projection is live: say why instead of sending zeros.
@@ -206,6 +212,7 @@ export class WsHub {
       connection.held.delete(name)
       ws.unsubscribe(name)
       this.book.unfollow(topic)
+      wsSubscriptions.unsafeModify(-1, NO_TAGS)
       removed.push(name)
     }
     ws.send(unsubscribedFrame(id, removed))
@@ -236,6 +243,7 @@ export class WsHub {
     if (value.right === undefined) {
       connection.topics.delete(topic.name)
       this.book.unfollow(topic)
+      wsSubscriptions.unsafeModify(-1, NO_TAGS)
       ws.send(errorFrame({ id, code: "VAULT_NOT_FOUND", message: `no vault ${(topic as { vault: string }).vault} on the configured program` }))
       return true
     }
@@ -280,6 +288,7 @@ export class WsHub {
     if (this.book.lastData.equals(topic.name, data)) return
     this.book.lastData.record(topic.name, data)
     this.app.publish(topic.name, this.#frames.frame(this.#topicJson(topic), this.book.nextSeq(topic.name), this.#asOfJson(value.asOf)))
+    wsFrames.unsafeUpdate(1, NO_TAGS)
     this.onPublish?.(topic.name)
   }
 
@@ -398,6 +407,7 @@ export class WsHub {
     this.#hold(ws)
     const paused = [...connection.held].filter((name) => !before.has(name))
     ws.send(resyncFrame(paused))
+    wsResyncs.unsafeUpdate(1, NO_TAGS)
   }
 
   closeSlow(ws: Socket): void {

@@ -57,7 +57,7 @@ export const WsStreamLive = (
         message: (ws, message) => hub.message(ws, message),
         drain: (ws) => hub.drained(ws),
         dropped: (ws) => hub.dropped(ws),
-        close: (ws) => hub.close(ws)
+        close: (ws, code) => hub.close(ws, code)
       })
       // uWS hands a GET without the upgrade on to the HTTP routes.
       server.route("GET", STREAM_PATH, upgradeRequired(STREAM_PATH))

@@ -1,3 +1,4 @@
+import { countRefusal } from "../../src/telemetry/rateLimitRefusals.ts"
 import type uws from "uwebsockets"
 import { Context, Effect, Exit, Runtime } from "effect"
 import { RateLimited } from "../../src/api/errors.ts"
@@ -33,8 +34,9 @@ export interface UpgradeHeaders {
   readonly extensions: string
 }
 
-export const tooManyConnections = (limit: number) =>
-  new RateLimited({
+export const tooManyConnections = (limit: number) => {
+  countRefusal("ws-key:")
+  return new RateLimited({
     code: "RATE_LIMITED",
     message: `this API key already has ${limit} open WebSocket connections (the limit); close one first`,
     limit,
@@ -42,6 +44,7 @@ export const tooManyConnections = (limit: number) =>
     reset: Math.ceil(Date.now() / 1000),
     retryAfterSeconds: 5
   })
+}
 
 /**
  * The upgrade handler: authenticates the partner key exactly as the REST routes do (same middleware,

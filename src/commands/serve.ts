@@ -39,6 +39,11 @@ import { BlockhashLive } from "../../layers/solana/BlockhashLive.ts"
 import { PriorityFeesLive } from "../../layers/solana/PriorityFeesLive.ts"
 import { TokenBalancesLive } from "../../layers/solana/TokenBalancesLive.ts"
 import { SimulatorLive } from "../../layers/solana/SimulatorLive.ts"
+import { MetricsListenerLive } from "../../layers/otel/MetricsListenerLive.ts"
+import { IngestionProgressLive } from "../../layers/memory/IngestionProgressLive.ts"
+import { metricsConfig } from "../telemetry/metricsConfig.ts"
+import { tracingConfig } from "../telemetry/tracingConfig.ts"
+import { TracingLive } from "../../layers/otel/TracingLive.ts"
 
 const HELP = `usage: vault-gateway serve
 
@@ -49,7 +54,8 @@ Runs the gateway. Configuration comes from the environment (see the README):
   SANDBOX_RPC_PORT, SANDBOX_PARTNER_KEY, KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS, BUILD_RATE_LIMIT, BUILD_RATE_WINDOW_SECONDS, TRUST_PROXY, BUILD_SIMULATION,
   WS_MAX_TOPICS, WS_MAX_CONNECTIONS_PER_KEY, WS_MAX_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS,
   WS_BACKPRESSURE_BYTES, WS_CLOSE_ABOVE_BYTES, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS, PUBLIC_ORIGIN,
-  SESSION_IDLE_MINUTES, SESSION_MAX_HOURS, AUTH_RATE_LIMIT, AUTH_RATE_WINDOW_SECONDS
+  SESSION_IDLE_MINUTES, SESSION_MAX_HOURS, AUTH_RATE_LIMIT, AUTH_RATE_WINDOW_SECONDS, METRICS_HOST,
+  METRICS_PORT and the standard OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME
 `
 
 /** Everything `serve` reads from the environment, in this order: the first error is the one reported. */
@@ -63,7 +69,9 @@ const serveConfig = Effect.gen(function*() {
   const keys = yield* keysConfig(app.cluster)
   const wsLimits = yield* wsLimitsConfig
   const controlPlane = yield* controlPlaneConfig(app.cluster, app.port)
-  return { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane }
+  const metrics = yield* metricsConfig
+  const tracing = yield* tracingConfig
+  return { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing }
 })
 
 type ServeConfig = Effect.Effect.Success<typeof serveConfig>
@@ -73,7 +81,7 @@ type ServeConfig = Effect.Effect.Success<typeof serveConfig>
  * routes over it, and the listener once every route is registered.
  */
 const gateway = (config: ServeConfig) => {
-  const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane } = config
+  const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing } = config
   const database = DatabaseLive({ url: app.databaseUrl, dataDir: app.dataDir })
   const onDatabase = <A, E, R>(layer: Layer.Layer<A, E, R>) => Layer.provide(layer, database)
 
@@ -82,7 +90,9 @@ const gateway = (config: ServeConfig) => {
   const chainIngestion = IngestionLive(app, ingest, sandbox, [...priceFeeds.values()])
   // on the in-process sandbox (no RPC_URL), each scenario builder gets a code once the chain is up
   const ingestion = Option.isNone(app.rpcUrl) ? SandboxCodesSeed.pipe(Layer.provideMerge(chainIngestion)) : chainIngestion
-  const projection = onDatabase(ProjectionInBackground(ingestion))
+  // what the background work reports for /status (backfill, rollup, checkpoints): one instance for both
+  const progress = IngestionProgressLive
+  const projection = onDatabase(ProjectionInBackground(ingestion)).pipe(Layer.provide(progress))
   const prices = PricesLive({ feeds: priceFeeds, maxAgeSeconds: pricing.maxAgeSeconds }).pipe(Layer.provide(projection))
 
   // The partner key: keys in Postgres; on the sandbox, one seeded and printed.
@@ -111,13 +121,13 @@ const gateway = (config: ServeConfig) => {
   const referrerHistory = ReferrerHistoryHandlersLive.pipe(Layer.provide(onDatabase(ReferrerHistoryLive)))
   const referrerReports = onDatabase(Layer.merge(ReferrerPayoutsLive, CohortEventLogLive))
   const referrers = ReferrersHandlersLive.pipe(Layer.provide(referrerReports))
-  const readSources = Layer.mergeAll(projection, prices, onDatabase(VaultHistoryLive), onDatabase(ReferrerHistoryLive))
+  const readSources = Layer.mergeAll(projection, prices, progress, onDatabase(VaultHistoryLive), onDatabase(ReferrerHistoryLive))
   const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrerHistory, referrers, builds).pipe(
     Layer.provide(readSources)
   )
 
   const stream = WsStreamLive({ limits: wsLimits }).pipe(Layer.provide(Layer.merge(projection, prices)))
-  const routes = Layer.mergeAll(ApiRoutesLive(Api), DocsRoutesLive(Api), stream, sandboxKey).pipe(
+  const routes = Layer.mergeAll(ApiRoutesLive(Api, { meterRequests: metrics.port !== null, traceRequests: tracing.enabled }), DocsRoutesLive(Api), stream, sandboxKey).pipe(
     Layer.provide(Layer.mergeAll(handlers, partnerAuth, builderControl))
   )
   // Listen only once every route is registered.
@@ -125,9 +135,13 @@ const gateway = (config: ServeConfig) => {
     Layer.provide(routes),
     Layer.provideMerge(HttpServerLive)
   )
+  // Prometheus metrics on their own listener (METRICS_PORT=off: none).
+  const port = metrics.port
+  const metricsListener = port === null ? Layer.empty : MetricsListenerLive({ ...metrics, port }).pipe(Layer.provide(projection))
   // One RPC client for every adapter (exactly one instance): the chain source points it at the node
   // once the chain is up.
-  return http.pipe(Layer.provide(SolanaRpcLive()))
+  // Traces (OTEL_EXPORTER_OTLP_ENDPOINT) cover everything built below, so the tracer comes last.
+  return Layer.merge(http, metricsListener).pipe(Layer.provide(SolanaRpcLive()), Layer.provide(TracingLive(tracing)))
 }
 
 export const serve: Command = {

@@ -14,7 +14,8 @@ export interface RunningCli {
 /** Starts `vault-gateway <args>` as a child process with extra environment variables. */
 export const startCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}): RunningCli => {
   const child = spawn(process.execPath, [CLI, ...args], {
-    env: { ...process.env, ...env },
+    // METRICS_PORT=0: parallel tests never race for the default metrics port
+    env: { METRICS_PORT: "0", ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""

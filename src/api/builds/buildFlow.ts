@@ -1,3 +1,4 @@
+import { type BuildKind, countBuild } from "../../telemetry/buildCounts.ts"
 import type { Address } from "@solana/kit"
 import { Effect, Either, Exit } from "effect"
 import { Blockhash } from "../../../services/Blockhash.ts"
@@ -60,11 +61,14 @@ export const makeBuildFlow = Effect.gen(function*() {
   })
 
   /** The build's answer after the preflight, settled (no fiber) when the preflight is (simulation off). */
-  const finish = <R extends object>(built: Built<R>): Effect.Effect<Stamped<R>, BuildFlowError> => {
+  const finish = <R extends object>(kind: BuildKind, built: Built<R>): Effect.Effect<Stamped<R>, BuildFlowError> => {
     if (Either.isLeft(built)) return Either.left(built.left)
     const { data, asOf } = built.right
     if (Either.isLeft(data)) return Either.left(data.left)
-    return mapSettled(preflight(data.right), (checked) => ({ data: checked, asOf }))
+    return mapSettled(preflight(data.right), (checked) => {
+      countBuild(kind, checked)
+      return { data: checked, asOf }
+    })
   }
 
   const buildDeposit = (
@@ -75,6 +79,7 @@ export const makeBuildFlow = Effect.gen(function*() {
     userTokenBalance: bigint | null
   ) =>
     finish(
+      "deposit",
       projection.readSync((state) =>
         stamp(state, buildDepositTransaction({
           state,
@@ -124,6 +129,7 @@ export const makeBuildFlow = Effect.gen(function*() {
 
   const buildWithdraw = (vault: Address, request: WithdrawRequest, blockhash: LatestBlockhash, defaultPriorityFeeMicroLamports: bigint) =>
     finish(
+      "withdraw",
       projection.readSync((state) =>
         stamp(
           state,

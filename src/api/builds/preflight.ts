@@ -1,3 +1,4 @@
+import { countSimulation } from "../../telemetry/buildCounts.ts"
 import { Clock, Effect, Option } from "effect"
 import { Simulator } from "../../../services/Simulator.ts"
 import {
@@ -40,6 +41,7 @@ export const makePreflight = Effect.map(Effect.serviceOption(Simulator), (simula
     // Simulated at the highest limit, so a low per-instruction estimate cannot make it fail.
     const probe = withComputeUnitLimit(response, MAX_COMPUTE_UNIT_LIMIT)
     return simulator.value.simulate(probe.transactionBase64).pipe(
+      Effect.tap((outcome) => countSimulation(outcome.kind === "succeeded" ? "simulated" : "failed")),
       Effect.flatMap((outcome) =>
         outcome.kind === "succeeded"
           ? Effect.succeed({
@@ -48,7 +50,10 @@ export const makePreflight = Effect.map(Effect.serviceOption(Simulator), (simula
           } as R)
           : Effect.fail(SimulationFailed.of(outcome.error, outcome.logs))
       ),
-      Effect.catchTag("SimulatorUnavailable", (unavailable) => Effect.as(warnUnavailable(unavailable.reason), response))
+      Effect.catchTag("SimulatorUnavailable", (unavailable) => {
+        countSimulation("unavailable")
+        return Effect.as(warnUnavailable(unavailable.reason), response)
+      })
     )
   }
 })

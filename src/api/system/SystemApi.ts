@@ -1,5 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
+import { ServiceStatusBody } from "./serviceStatus.ts"
 import { NotReadyResponse, StatusBody } from "./statusBody.ts"
 
 export const HealthBody = Schema.Struct({ status: Schema.Literal("ok"), version: Schema.String }).annotations({
@@ -15,8 +16,8 @@ export const SystemApi = HttpApiGroup.make("system")
   )
   .add(
     HttpApiEndpoint.get("status", "/status")
-      .addSuccess(StatusBody)
-      .annotate(OpenApi.Summary, "Projection status and lag behind the chain")
+      .addSuccess(ServiceStatusBody)
+      .annotate(OpenApi.Summary, "Projection status and lag, history backfill, daily rollup and checkpoint age")
   )
   .add(
     HttpApiEndpoint.get("ready", "/ready")

@@ -1,4 +1,6 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { IngestionProgress } from "../../../services/IngestionProgress.ts"
+import { ServiceStatusBody, toServiceStatusBody } from "./serviceStatus.ts"
 import { Projection } from "../../../services/Projection.ts"
 import { isLive, type ProjectionStatus } from "../../domain/status.ts"
 import { VERSION } from "../../version.ts"
@@ -13,6 +15,7 @@ export const SystemHandlersLive = implementGroup(
   "system",
   Effect.gen(function*() {
     const projection = yield* Projection
+    const work = yield* Effect.serviceOption(IngestionProgress)
     const health = PreEncoded.encoder(HealthBody)({ status: "ok", version: VERSION })
     const encodeStatus = PreEncoded.encoder(StatusBody)
     // The projection hands out the same status object until it changes: encode once per change.
@@ -27,10 +30,28 @@ export const SystemHandlersLive = implementGroup(
     }
     const ready = (status: ProjectionStatus) =>
       isLive(status) ? Effect.succeed(statusBody(status)) : Effect.fail(NotReady.of(toStatusBody(status)))
+    // `/status` adds the background work: encoded again when the status, a report or the second changes.
+    const encodeServiceStatus = PreEncoded.encoder(ServiceStatusBody)
+    let serviceKey = ""
+    let serviceStatus: ProjectionStatus | null = null
+    let serviceBody = new PreEncoded("")
+    const serviceStatusBody = (status: ProjectionStatus): PreEncoded => {
+      const nowSeconds = Math.floor(Date.now() / 1000)
+      const key = Option.isSome(work) ? `${work.value.version()} ${nowSeconds}` : ""
+      if (status !== serviceStatus || key !== serviceKey) {
+        const reports = Option.isSome(work)
+          ? { backfill: work.value.backfill(), rollup: work.value.rollup(), checkpoint: work.value.checkpoint() }
+          : { backfill: null, rollup: null, checkpoint: null }
+        serviceBody = encodeServiceStatus(toServiceStatusBody(status, reports, nowSeconds))
+        serviceStatus = status
+        serviceKey = key
+      }
+      return serviceBody
+    }
     return {
       health: () => Effect.succeed(health),
       // Synchronous reads: the transport answers them without starting a fiber.
-      status: () => Effect.succeed(statusBody(projection.currentStatus())),
+      status: () => Effect.succeed(serviceStatusBody(projection.currentStatus())),
       ready: () => ready(projection.currentStatus())
     }
   })

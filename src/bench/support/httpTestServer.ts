@@ -58,6 +58,8 @@ export const gatewayForTest = <PayoutsR = never>(
     readonly cohortEventLog?: Layer.Layer<CohortEventLog, never, PayoutsR>
     /** Daily builder rows (default: none, every day stored); e.g. the Postgres implementation. */
     readonly referrerHistory?: Layer.Layer<ReferrerHistory, never, PayoutsR>
+    /** Count requests for the Prometheus metrics, as `serve` does with its metrics listener on. */
+    readonly meterRequests?: boolean
   } = {}
 ) => {
   const partnerKey = options.partnerKey ?? PartnerKeyStandIn
@@ -73,7 +75,7 @@ export const gatewayForTest = <PayoutsR = never>(
     PublicHandlersLive
   ).pipe(Layer.provide(options.builderCodes ?? Layer.empty), Layer.provide(Layer.merge(BuildStandIns, partnerKey)))
   const routes = Layer.mergeAll(
-    ApiRoutesLive(Api, options.limits === undefined ? {} : { limits: options.limits }),
+    ApiRoutesLive(Api, { ...(options.limits === undefined ? {} : { limits: options.limits }), meterRequests: options.meterRequests === true }),
     DocsRoutesLive(Api),
     (options.extraRoutes ?? Layer.empty).pipe(Layer.provide(Layer.merge(partnerKey, NoPricesLive)))
   ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, referrerHistory, builds, partnerKey, options.controlPlane ?? ControlPlaneStandIn).pipe(Layer.provide(Layer.mergeAll(NoPricesLive, VaultHistoryStandIn(options.history), referrerHistoryRows)))))
