@@ -62,7 +62,11 @@ describe("system endpoints", () => {
           checkpointSlot: 4900,
           reason: null,
           rpcUrl: "https://rpc.example.com",
-          wsUrl: "wss://rpc.example.com:8443"
+          wsUrl: "wss://rpc.example.com:8443",
+          // no background work reports in this server (the end-to-end test of `serve` covers them)
+          backfill: null,
+          rollup: null,
+          checkpointAgeSeconds: null
         })
 
         yield* control.setStatus({ ...startingStatus, status: "degraded", reason: "chain stream disconnected" })
