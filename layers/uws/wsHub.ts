@@ -1,4 +1,4 @@
-import { closeCounter, NO_TAGS, wsConnections, wsFrames, wsResyncs, wsSubscriptions } from "../../src/telemetry/instruments.ts"
+import { noWsMeter, type WsMeter } from "../../src/telemetry/wsMeter.ts"
 import type uws from "uwebsockets"
 import { type Effect, Either, type Exit } from "effect"
 import type { UsdPrice } from "../../src/domain/usdPrice.ts"
@@ -74,7 +74,8 @@ export class WsHub {
     readonly priceOf: (mint: string) => UsdPrice | null,
     readonly limits: WsLimits,
     /** Runs a key check that must wait (a key record not cached, a remote quota store). */
-    readonly runLater: (effect: Effect.Effect<unknown, unknown>, onExit: (exit: Exit.Exit<unknown, unknown>) => void) => void
+    readonly runLater: (effect: Effect.Effect<unknown, unknown>, onExit: (exit: Exit.Exit<unknown, unknown>) => void) => void,
+    readonly metrics: WsMeter = noWsMeter
   ) {
     this.#live = isLive(projection.currentStatus())
     this.#reader = new TopicJsonReader(priceOf)
@@ -93,15 +94,13 @@ export class WsHub {
     this.#connectionsByKey.set(keyId, this.connectionsOf(keyId) + 1)
     this.#sockets.add(ws)
     ws.subscribe(ALL_CONNECTIONS)
-    wsConnections.unsafeModify(1, NO_TAGS)
+    this.metrics.opened()
   }
 
   close(ws: Socket, code: number): void {
     const connection = ws.getUserData()
     this.#sockets.delete(ws)
-    wsConnections.unsafeModify(-1, NO_TAGS)
-    wsSubscriptions.unsafeModify(-connection.topics.size, NO_TAGS)
-    closeCounter(code).unsafeUpdate(1, NO_TAGS)
+    this.metrics.closed(code, connection.topics.size)
     for (const topic of connection.topics.values()) this.book.unfollow(topic)
     connection.topics.clear()
     connection.held.clear()
@@ -192,7 +191,7 @@ export class WsHub {
       if (!connection.topics.has(topic.name)) {
         connection.topics.set(topic.name, topic)
         this.book.follow(topic)
-        wsSubscriptions.unsafeModify(1, NO_TAGS)
+        this.metrics.subscribed(1)
       }
       if (!this.#sendSnapshot(ws, id, topic) && !announcedStatus) {
         // Held until the projection is live: say why instead of sending zeros.
@@ -212,7 +211,7 @@ export class WsHub {
       connection.held.delete(name)
       ws.unsubscribe(name)
       this.book.unfollow(topic)
-      wsSubscriptions.unsafeModify(-1, NO_TAGS)
+      this.metrics.subscribed(-1)
       removed.push(name)
     }
     ws.send(unsubscribedFrame(id, removed))
@@ -243,7 +242,7 @@ export class WsHub {
     if (value.right === undefined) {
       connection.topics.delete(topic.name)
       this.book.unfollow(topic)
-      wsSubscriptions.unsafeModify(-1, NO_TAGS)
+      this.metrics.subscribed(-1)
       ws.send(errorFrame({ id, code: "VAULT_NOT_FOUND", message: `no vault ${(topic as { vault: string }).vault} on the configured program` }))
       return true
     }
@@ -288,7 +287,7 @@ export class WsHub {
     if (this.book.lastData.equals(topic.name, data)) return
     this.book.lastData.record(topic.name, data)
     this.app.publish(topic.name, this.#frames.frame(this.#topicJson(topic), this.book.nextSeq(topic.name), this.#asOfJson(value.asOf)))
-    wsFrames.unsafeUpdate(1, NO_TAGS)
+    this.metrics.published()
     this.onPublish?.(topic.name)
   }
 
@@ -407,7 +406,7 @@ export class WsHub {
     this.#hold(ws)
     const paused = [...connection.held].filter((name) => !before.has(name))
     ws.send(resyncFrame(paused))
-    wsResyncs.unsafeUpdate(1, NO_TAGS)
+    this.metrics.resynced()
   }
 
   closeSlow(ws: Socket): void {

@@ -1,4 +1,5 @@
-import { Effect, Either, Layer, Runtime, Stream } from "effect"
+import { noWsMeter, wsMeter } from "../../src/telemetry/wsMeter.ts"
+import { Effect, Either, type Exit, Layer, Runtime, Stream } from "effect"
 import { Prices } from "../../services/Prices.ts"
 import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
 import { affectedTopics, TouchedTopics } from "../../src/ws/affectedTopics.ts"
@@ -21,6 +22,8 @@ export const WsStreamLive = (
     readonly limits?: Partial<WsLimits>
     /** Given the hub once it is registered (benchmarks and tests instrument it). */
     readonly observe?: (hub: WsHub) => void
+    /** Count connections, subscriptions, frames, resyncs and closes for the Prometheus metrics. */
+    readonly meter?: boolean
   } = {}
 ) =>
   Layer.scopedDiscard(
@@ -32,7 +35,9 @@ export const WsStreamLive = (
       const partnerKey = yield* partnerKeyRuntime
       const runtime = yield* Effect.runtime<never>()
       const limits: WsLimits = { ...defaultWsLimits, ...options.limits }
-      const hub = new WsHub(app, projection, prices.priceOf, limits, (effect, onExit) => Runtime.runCallback(runtime)(effect, { onExit }))
+      const runLater = (effect: Effect.Effect<unknown, unknown>, onExit: (exit: Exit.Exit<unknown, unknown>) => void) =>
+        Runtime.runCallback(runtime)(effect, { onExit })
+      const hub = new WsHub(app, projection, prices.priceOf, limits, runLater, options.meter === true ? wsMeter : noWsMeter)
       options.observe?.(hub)
 
       app.ws<Connection>(STREAM_PATH, {

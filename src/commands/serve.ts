@@ -126,7 +126,7 @@ const gateway = (config: ServeConfig) => {
     Layer.provide(readSources)
   )
 
-  const stream = WsStreamLive({ limits: wsLimits }).pipe(Layer.provide(Layer.merge(projection, prices)))
+  const stream = WsStreamLive({ limits: wsLimits, meter: metrics.port !== null }).pipe(Layer.provide(Layer.merge(projection, prices)))
   const routes = Layer.mergeAll(ApiRoutesLive(Api, { meterRequests: metrics.port !== null, traceRequests: tracing.enabled }), DocsRoutesLive(Api), stream, sandboxKey).pipe(
     Layer.provide(Layer.mergeAll(handlers, partnerAuth, builderControl))
   )

@@ -1,7 +1,10 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { MetricsListener, MetricsListenerLive } from "../../layers/otel/MetricsListenerLive.ts"
+import WebSocket from "ws"
+import { WsStreamLive } from "../../layers/uws/wsStream.ts"
 import { gatewayForTest, serverUrl } from "../../src/bench/support/httpTestServer.ts"
+import { TEST_PARTNER_KEY } from "../../src/bench/support/partnerKeyStandIn.ts"
 import { liveStatus, ProjectionControl } from "../../src/bench/support/projectionTest.ts"
 
 const scrape = Effect.flatMap(MetricsListener, ({ url }) => Effect.promise(() => fetch(url).then(async (r) => ({ status: r.status, type: r.headers.get("content-type"), text: await r.text() }))))
@@ -20,7 +23,7 @@ const sample = (text: string, line: RegExp): number | undefined => {
 const UNKNOWN_VAULT = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin"
 
 describe("the metrics listener", () => {
-  const gateway = gatewayForTest({ meterRequests: true })
+  const gateway = gatewayForTest({ meterRequests: true, extraRoutes: WsStreamLive({ meter: true }) })
   layer(MetricsListenerLive({ host: "127.0.0.1", port: 0 }).pipe(Layer.provideMerge(gateway)), { excludeTestServices: true })((it) => {
     it.effect("serves the Prometheus text format on its own port, and only /metrics", () =>
       Effect.gen(function*() {
@@ -54,6 +57,32 @@ describe("the metrics listener", () => {
         expect(text).toMatch(/vault_gateway_http_request_duration_seconds_count\{route="\/v2\/vault\/:vaultAddress",method="GET"\} \d+/)
         expect(text).not.toContain(UNKNOWN_VAULT)
         expect(text).not.toContain("nt_sandbox_test")
+      }))
+
+    it.effect("counts WebSocket connections, subscriptions and closes by code", () =>
+      Effect.gen(function*() {
+        const api = yield* serverUrl
+        const before = (yield* scrape).text
+        const closesBefore = sample(before, /^vault_gateway_ws_closes_total\{code="1000"\}/) ?? 0
+        const socket = new WebSocket(`${api.replace("http", "ws")}/v2/stream`, { headers: { "x-api-key": TEST_PARTNER_KEY } })
+        yield* Effect.promise(() => new Promise<void>((resolve, reject) => {
+          socket.once("open", () => socket.send(JSON.stringify({ op: "subscribe", id: 1, topics: ["status", "slots"] })))
+          socket.on("message", (frame) => {
+            if (JSON.parse(String(frame)).type === "subscribed") resolve()
+          })
+          socket.once("error", reject)
+        }))
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 100)))
+        const open = (yield* scrape).text
+        expect(sample(open, /^vault_gateway_ws_connections /)).toBe(1)
+        expect(sample(open, /^vault_gateway_ws_subscriptions /)).toBe(2)
+        socket.close(1000)
+        yield* Effect.promise(() => new Promise((resolve) => socket.once("close", resolve)))
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 100)))
+        const closed = (yield* scrape).text
+        expect(sample(closed, /^vault_gateway_ws_connections /)).toBe(0)
+        expect(sample(closed, /^vault_gateway_ws_subscriptions /)).toBe(0)
+        expect(sample(closed, /^vault_gateway_ws_closes_total\{code="1000"\}/)).toBe(closesBefore + 1)
       }))
 
     it.effect("reports the projection's phase, slot and lag, and the lag grows while the projection stands still", () =>
