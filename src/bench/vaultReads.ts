@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { type Address, getAddressDecoder } from "@solana/kit"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schedule } from "effect"
+import { MetricsListener, MetricsListenerLive } from "../../layers/otel/MetricsListenerLive.ts"
 import { PartnerKeyLive } from "../../layers/memory/PartnerKeyLive.ts"
 import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
 import { HttpListener, HttpServer } from "../../layers/uws/HttpServer.ts"
@@ -26,6 +27,12 @@ import { VaultStateFixture } from "./support/vaultStateFixture.ts"
  */
 
 const SERVE_FLAG = "--serve"
+const METRICS_ENV = "BENCH_SERVER_METRICS"
+
+const scrapedMetricsListener = Layer.effectDiscard(
+  Effect.flatMap(MetricsListener, ({ url }) =>
+    Effect.forkDaemon(Effect.repeat(Effect.promise(() => fetch(url).then((r) => r.text())), Schedule.spaced("5 seconds"))))
+).pipe(Layer.provideMerge(MetricsListenerLive({ host: "127.0.0.1", port: 0 })))
 const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" as Address
 const vaults = registryVaults("mainnet").filter((vault) => vault.mainLayout).map((vault) => vault.address)
 /** A builder registered in this many vaults, each with a cohort of bound users. */
@@ -90,7 +97,10 @@ const serve = () => {
       const partnerKey = PartnerKeyLive({ cluster: "sandbox", defaultQuota: { limit: 1_000, windowSeconds: 60 } }).pipe(
         Layer.provide(Layer.merge(layer, RateLimiterLive))
       )
-      const gateway = gatewayForTest({ state: fixtureState(), initial: liveStatus(250_000_000), partnerKey, extraRoutes: references })
+      const metered = process.env[METRICS_ENV] === "on"
+      const gateway = gatewayForTest({ state: fixtureState(), initial: liveStatus(250_000_000), partnerKey, extraRoutes: references, meterRequests: metered })
+      // With metrics on, the listener runs and is scraped every 5 s, as Prometheus would.
+      const metrics = metered ? scrapedMetricsListener.pipe(Layer.provide(gateway)) : Layer.empty
       return Layer.effectDiscard(
         Effect.gen(function*() {
           const { port } = yield* HttpListener
@@ -107,17 +117,19 @@ const serve = () => {
           }
           process.stdout.write(`READY ${port} ${key}\n`)
         })
-      ).pipe(Layer.provide(gateway))
+      ).pipe(Layer.provide(Layer.merge(gateway, metrics)))
     })
   )
   process.once("SIGTERM", () => process.exit(0))
   Effect.runFork(Layer.launch(app))
 }
 
-const startServer = (): Promise<{ readonly child: ChildProcess; readonly port: number; readonly key: string }> =>
+/** The read server in a child process; `metrics: true` meters requests and runs the scraped metrics listener. */
+export const startServer = (metrics = false): Promise<{ readonly child: ChildProcess; readonly port: number; readonly key: string }> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), SERVE_FLAG], {
-      stdio: ["ignore", "pipe", "inherit"]
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, [METRICS_ENV]: metrics ? "on" : "off" }
     })
     let output = ""
     child.stdout!.on("data", (chunk) => {
@@ -129,6 +141,9 @@ const startServer = (): Promise<{ readonly child: ChildProcess; readonly port: n
   })
 
 const ms = (value: number) => Number(value.toFixed(3))
+
+export const ROUTE_PATHS = ROUTES
+export const KEYED_ROUTES = PAIRS.map(([, keyed]) => keyed)
 
 export const run = async (
   options: { readonly rounds?: number; readonly durationMs?: number; readonly latencyRate?: number } = {}

@@ -102,7 +102,7 @@ export const chainFixture = () => {
   return { vaults, builders, vaultAccounts, positions, fixed }
 }
 
-export const run = async (): Promise<Record<string, number>> => {
+export const run = async (options: { readonly metrics?: boolean } = {}): Promise<Record<string, number>> => {
   const clients = Number(process.env.BENCH_CLIENTS ?? 1_000)
   const rate = Number(process.env.BENCH_RATE ?? 5_000)
   const seconds = Number(process.env.BENCH_SECONDS ?? 6)
@@ -193,7 +193,7 @@ export const run = async (): Promise<Record<string, number>> => {
         }))
     ).pipe(Layer.provide(chain.layer))
     const projectionLayer = ProjectionLive().pipe(Layer.provide(Layer.merge(tapped, store.layer)))
-    const server = listenForTest(WsStreamLive({ limits: { maxConnectionsPerKey: clients }, observe: instrument }).pipe(
+    const server = listenForTest(WsStreamLive({ limits: { maxConnectionsPerKey: clients }, observe: instrument, meter: options.metrics === true }).pipe(
       Layer.provide(Layer.merge(PartnerKeyStandIn, NoPricesLive))
     )).pipe(Layer.provideMerge(projectionLayer))
     const context = yield* Layer.build(server)

@@ -10,7 +10,8 @@ const BENCHMARKS = {
   txBuildHttp: "the same builds through the HTTP server (keep-alive POSTs, server in a child process)",
   wsFanout: "projection change -> WebSocket frame at 5,000 changes/s to 1,000 clients",
   wsLatency: "chain notification received -> WebSocket frame published (server side), 5,000 account updates/s, 1,000 clients",
-  checkpointRestore: "checkpoint write and restart to live with 1M positions (BENCH_ACCOUNTS to change)"
+  checkpointRestore: "checkpoint write and restart to live with 1M positions (BENCH_ACCOUNTS to change)",
+  metricsOverhead: "vaultReads' keyed reads and wsLatency with the Prometheus metrics off and on, same run"
 } as const
 
 type BenchmarkName = keyof typeof BENCHMARKS
@@ -29,7 +30,8 @@ const LOADERS: { readonly [K in BenchmarkName]: () => Promise<Benchmark> } = {
   txBuildHttp: () => import("../bench/txBuildHttp.ts"),
   wsFanout: () => import("../bench/wsFanout.ts"),
   wsLatency: () => import("../bench/wsLatency.ts"),
-  checkpointRestore: () => import("../bench/checkpointRestore.ts")
+  checkpointRestore: () => import("../bench/checkpointRestore.ts"),
+  metricsOverhead: () => import("../bench/metricsOverhead.ts")
 }
 
 const HELP = `usage: vault-gateway bench [name ...]
