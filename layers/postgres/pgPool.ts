@@ -1,8 +1,8 @@
 import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
-import { Duration, Effect, Metric, Redacted, Schedule } from "effect"
+import { Duration, Effect, Redacted, Schedule } from "effect"
 import Pg from "pg"
-import { NO_TAGS, pgPoolConnections } from "../../src/telemetry/instruments.ts"
+import { labelled, pgPoolConnections } from "../../src/telemetry/instruments.ts"
 
 export interface PoolTarget {
   readonly url?: Redacted.Redacted | undefined
@@ -13,11 +13,11 @@ export interface PoolTarget {
   readonly password?: Redacted.Redacted | undefined
 }
 
-const poolGauges = (["total", "idle", "waiting"] as const).map((state) => [state, Metric.tagged(pgPoolConnections, "state", state)] as const)
+const poolGauges = (["total", "idle", "waiting"] as const).map((state) => [state, labelled(pgPoolConnections, { state })] as const)
 
 const samplePool = (pool: Pg.Pool): void => {
   const counts = { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }
-  for (const [state, gauge] of poolGauges) gauge.unsafeUpdate(counts[state], NO_TAGS)
+  for (const [state, gauge] of poolGauges) gauge.update(counts[state])
 }
 
 /**

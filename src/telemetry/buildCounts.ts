@@ -1,5 +1,4 @@
-import { Metric } from "effect"
-import { builds, NO_TAGS, simulations } from "./instruments.ts"
+import { builds, type Labelled, labelled, simulations } from "./instruments.ts"
 
 export type BuildKind = "deposit" | "withdraw"
 
@@ -8,12 +7,12 @@ interface Validated {
 }
 
 // Rejection codes come from the build core's fixed set, so the label stays bounded.
-const counters = new Map<string, Metric.Metric.Counter<number>>()
+const counters = new Map<string, Labelled<number>>()
 const counterFor = (kind: BuildKind, outcome: string, rejection: string) => {
   const id = `${kind} ${outcome} ${rejection}`
   let counter = counters.get(id)
   if (counter === undefined) {
-    counter = builds.pipe(Metric.tagged("kind", kind), Metric.tagged("outcome", outcome), Metric.tagged("rejection", rejection))
+    counter = labelled(builds, { kind, outcome, rejection })
     counters.set(id, counter)
   }
   return counter
@@ -24,14 +23,14 @@ export const countBuild = (kind: BuildKind, answer: object): void => {
   const validation = (answer as Validated).validation
   const accepted = validation?.accepted !== false
   const rejection = accepted ? "none" : validation?.rejectionReasons[0]?.code ?? "unknown"
-  counterFor(kind, accepted ? "accepted" : "refused", rejection).unsafeUpdate(1, NO_TAGS)
+  counterFor(kind, accepted ? "accepted" : "refused", rejection).update(1)
 }
 
-const simulationCounters = new Map<string, Metric.Metric.Counter<number>>()
+const simulationCounters = new Map<string, Labelled<number>>()
 
 /** A build's preflight: simulated, failed (the chain would reject it) or unavailable (node did not answer). */
 export const countSimulation = (outcome: "simulated" | "failed" | "unavailable"): void => {
   let counter = simulationCounters.get(outcome)
-  if (counter === undefined) simulationCounters.set(outcome, counter = Metric.tagged(simulations, "outcome", outcome))
-  counter.unsafeUpdate(1, NO_TAGS)
+  if (counter === undefined) simulationCounters.set(outcome, counter = labelled(simulations, { outcome }))
+  counter.update(1)
 }

@@ -1,4 +1,4 @@
-import { Metric, MetricBoundaries } from "effect"
+import { Metric, MetricBoundaries, MetricLabel } from "effect"
 
 /**
  * The gateway's Prometheus instruments, as Effect metrics (the exporter reads Effect's registry).
@@ -7,6 +7,22 @@ import { Metric, MetricBoundaries } from "effect"
  * reuses the registered hook instead of looking the key up again.
  */
 export const NO_TAGS: ReadonlyArray<never> = []
+
+/** One label set of an instrument, ready for hot paths. */
+export interface Labelled<In> {
+  readonly update: (value: In) => void
+  readonly modify: (value: In) => void
+}
+
+/**
+ * An instrument with fixed labels. Effect keeps the hook of a label array it has seen (by identity),
+ * so updating through one array made once is a lookup; `Metric.tagged` would merge the labels and
+ * look the metric up in the registry on every update (measured: half the throughput of a cached read).
+ */
+export const labelled = <In>(metric: Metric.Metric<any, In, any>, labels: Readonly<Record<string, string>>): Labelled<In> => {
+  const tags = Object.entries(labels).map(([key, value]) => MetricLabel.make(key, value))
+  return { update: (value) => metric.unsafeUpdate(value, tags), modify: (value) => metric.unsafeModify(value, tags) }
+}
 
 const counter = (name: string, description: string) => Metric.counter(name, { description, incremental: true })
 const gauge = (name: string, description: string) => Metric.gauge(name, { description })
@@ -64,11 +80,11 @@ export const wsFrames = counter("vault_gateway_ws_frames_published", "Update fra
 
 /** Close codes a client may pick are many: the label keeps the ones this service knows, others are "other". */
 const KNOWN_CLOSE_CODES = new Set([1000, 1001, 1005, 1006, 1008, 1009, 1011, 4008])
-const closeCounters = new Map<string, Metric.Metric.Counter<number>>()
-export const closeCounter = (code: number): Metric.Metric.Counter<number> => {
+const closeCounters = new Map<string, Labelled<number>>()
+export const closeCounter = (code: number): Labelled<number> => {
   const label = KNOWN_CLOSE_CODES.has(code) ? String(code) : "other"
   let counter = closeCounters.get(label)
-  if (counter === undefined) closeCounters.set(label, counter = Metric.tagged(wsCloses, "code", label))
+  if (counter === undefined) closeCounters.set(label, counter = labelled(wsCloses, { code: label }))
   return counter
 }
 

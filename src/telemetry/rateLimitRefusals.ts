@@ -1,5 +1,4 @@
-import { Metric } from "effect"
-import { NO_TAGS, rateLimitRefusals } from "./instruments.ts"
+import { type Labelled, labelled, rateLimitRefusals } from "./instruments.ts"
 
 /** Bucket prefixes (`key:<id>`, `build-ip:<ip>`, ...) name the limit; the rest of a bucket never becomes a label. */
 const KINDS: Record<string, string> = {
@@ -9,11 +8,11 @@ const KINDS: Record<string, string> = {
   "ws-key": "ws_connections_per_key"
 }
 
-const counters = new Map<string, Metric.Metric.Counter<number>>()
+const counters = new Map<string, Labelled<number>>()
 
 export const countRefusal = (bucket: string): void => {
   const kind = KINDS[bucket.slice(0, bucket.indexOf(":"))] ?? "other"
   let counter = counters.get(kind)
-  if (counter === undefined) counters.set(kind, counter = Metric.tagged(rateLimitRefusals, "kind", kind))
-  counter.unsafeUpdate(1, NO_TAGS)
+  if (counter === undefined) counters.set(kind, counter = labelled(rateLimitRefusals, { kind }))
+  counter.update(1)
 }

@@ -7,6 +7,7 @@ import {
   checkpointWrittenAt,
   eventLoopDelay,
   heapUsed,
+  labelled,
   lagSeconds,
   lagSlots,
   NO_TAGS,
@@ -14,10 +15,9 @@ import {
   projectionSlot,
   residentMemory
 } from "./instruments.ts"
-import { Metric } from "effect"
 
 const PHASES: ReadonlyArray<ProjectionPhase> = ["starting", "restoring", "catching_up", "live", "degraded"]
-const phaseGauges = PHASES.map((phase) => [phase, Metric.tagged(projectionPhase, "phase", phase)] as const)
+const phaseGauges = PHASES.map((phase) => [phase, labelled(projectionPhase, { phase })] as const)
 
 /**
  * Sets the projection's gauges from its status at scrape time. Lag in seconds and the checkpoint's
@@ -25,7 +25,7 @@ const phaseGauges = PHASES.map((phase) => [phase, Metric.tagged(projectionPhase,
  * than the last value it published.
  */
 export const refreshProjectionGauges = (status: ProjectionStatus, nowSeconds: number): void => {
-  for (const [phase, gauge] of phaseGauges) gauge.unsafeUpdate(status.status === phase ? 1 : 0, NO_TAGS)
+  for (const [phase, gauge] of phaseGauges) gauge.update(status.status === phase ? 1 : 0)
   if (status.asOf !== null) projectionSlot.unsafeUpdate(status.asOf.slot, NO_TAGS)
   if (status.chainSlot !== null) chainTipSlot.unsafeUpdate(status.chainSlot, NO_TAGS)
   if (status.lagSlots !== null) lagSlots.unsafeUpdate(status.lagSlots, NO_TAGS)
@@ -36,7 +36,7 @@ export const refreshProjectionGauges = (status: ProjectionStatus, nowSeconds: nu
   if (writtenAt > 0) checkpointAge.unsafeUpdate(Math.max(0, nowSeconds - writtenAt), NO_TAGS)
 }
 
-const delayGauges = (["p50", "p99", "max"] as const).map((quantile) => [quantile, Metric.tagged(eventLoopDelay, "stat", quantile)] as const)
+const delayGauges = (["p50", "p99", "max"] as const).map((stat) => [stat, labelled(eventLoopDelay, { stat })] as const)
 
 /** Heap, RSS and the event-loop delay seen since the previous scrape (the histogram is reset). */
 export const refreshProcessGauges = (delay: IntervalHistogram): void => {
@@ -46,7 +46,7 @@ export const refreshProcessGauges = (delay: IntervalHistogram): void => {
   const seconds = (nanos: number) => (Number.isFinite(nanos) ? nanos / 1e9 : 0)
   for (const [quantile, gauge] of delayGauges) {
     const nanos = quantile === "max" ? delay.max : delay.percentile(quantile === "p50" ? 50 : 99)
-    gauge.unsafeUpdate(seconds(nanos), NO_TAGS)
+    gauge.update(seconds(nanos))
   }
   delay.reset()
 }

@@ -14,7 +14,7 @@ export const wsMeter: WsMeter = {
   closed: (code, subscriptions) => {
     wsConnections.unsafeModify(-1, NO_TAGS)
     wsSubscriptions.unsafeModify(-subscriptions, NO_TAGS)
-    closeCounter(code).unsafeUpdate(1, NO_TAGS)
+    closeCounter(code).update(1)
   },
   subscribed: (change) => wsSubscriptions.unsafeModify(change, NO_TAGS),
   published: () => wsFrames.unsafeUpdate(1, NO_TAGS),
