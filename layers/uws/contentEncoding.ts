@@ -61,7 +61,8 @@ type EncodingNegotiator = {
 
 /** Clients send a handful of distinct headers: each is parsed once while the table has room. */
 const MAX_REMEMBERED = 256
-const remembered = new Map<string, ContentCoding | undefined>()
+/** `null`: the header was parsed and allows no coding. */
+const remembered = new Map<string, ContentCoding | null>()
 
 /**
  * The coding to answer a request's `Accept-Encoding` with (q-values, `identity`, `*` and `q=0`
@@ -70,13 +71,14 @@ const remembered = new Map<string, ContentCoding | undefined>()
  */
 export const codingFor = (acceptEncoding: string | undefined): ContentCoding | undefined => {
   if (acceptEncoding === undefined || acceptEncoding === "") return undefined
-  if (remembered.has(acceptEncoding)) return remembered.get(acceptEncoding)
+  const known = remembered.get(acceptEncoding)
+  if (known !== undefined) return known ?? undefined
   const negotiator = new Negotiator({ headers: { "accept-encoding": acceptEncoding } }) as unknown as EncodingNegotiator
   const chosen = negotiator.encoding(OFFERED, { preferred: OFFERED })
-  const coding = chosen === "br" || chosen === "gzip" ? chosen : undefined
+  const coding = chosen === "br" || chosen === "gzip" ? chosen : null
   if (remembered.size >= MAX_REMEMBERED) remembered.clear()
   remembered.set(acceptEncoding, coding)
-  return coding
+  return coding ?? undefined
 }
 
 /** `Vary`, on every answer whose body may be compressed: a cache must not hand a gzip body to a client that did not ask for it. */
