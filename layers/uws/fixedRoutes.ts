@@ -3,7 +3,8 @@ import { MethodNotAllowed, UpgradeRequired } from "../../src/api/errors.ts"
 import { errorToHttp, globalErrorTable } from "./errorMapping.ts"
 import type { RouteHandler } from "./HttpServer.ts"
 import { requestIdFor } from "./requestId.ts"
-import { JSON_CONTENT_TYPE, writeResponse } from "./respond.ts"
+import { codingFor, compressAsync, type ContentCoding, MIN_COMPRESSED_BYTES, VARY_ACCEPT_ENCODING } from "./contentEncoding.ts"
+import { HeaderBlock, JSON_CONTENT_TYPE, writeResponse, writeWhenSettled } from "./respond.ts"
 
 /** 405 with `Allow` and the envelope, for the other methods of a known path. */
 export const methodNotAllowed = (allow: ReadonlyArray<string>): RouteHandler => (res: HttpResponse, req: HttpRequest) => {
@@ -21,10 +22,37 @@ export const methodNotAllowed = (allow: ReadonlyArray<string>): RouteHandler => 
   writeResponse(res, failure.status, requestId, [["content-type", JSON_CONTENT_TYPE], ...failure.headers], failure.body)
 }
 
-/** A body computed once at start-up (large ones are streamed with backpressure). */
+/**
+ * A body computed once at start-up (large ones are streamed with backpressure). Each content coding
+ * is made once, off the event loop, when a request first asks for it (the docs page takes a
+ * fraction of a second per coding: paid by a process that serves it, not by every test server
+ * that never does); requests meanwhile wait for the same compression.
+ */
 export const fixedBody = (contentType: string, body: Buffer, cacheControl: string): RouteHandler => {
-  const headers = [["content-type", contentType], ["cache-control", cacheControl]] as const
-  return (res, req) => writeResponse(res, 200, requestIdFor(req.getHeader("x-request-id")), headers, body)
+  const base = [["content-type", contentType], ["cache-control", cacheControl]] as const
+  if (body.length < MIN_COMPRESSED_BYTES) {
+    return (res, req) => writeResponse(res, 200, requestIdFor(req.getHeader("x-request-id")), base, body)
+  }
+  const identity = new HeaderBlock([...base, VARY_ACCEPT_ENCODING])
+  const coded = {
+    br: new HeaderBlock([...base, VARY_ACCEPT_ENCODING, ["content-encoding", "br"]]),
+    gzip: new HeaderBlock([...base, VARY_ACCEPT_ENCODING, ["content-encoding", "gzip"]])
+  }
+  const compressed: Partial<Record<ContentCoding, Buffer | Promise<Buffer>>> = {}
+  const compress = (coding: ContentCoding) => {
+    const pending = compressAsync(body, coding, "best")
+    pending.then((bytes) => compressed[coding] = bytes, () => delete compressed[coding])
+    return compressed[coding] = pending
+  }
+  return (res, req) => {
+    const requestId = requestIdFor(req.getHeader("x-request-id"))
+    const coding = codingFor(req.getHeader("accept-encoding"))
+    if (coding === undefined) return writeResponse(res, 200, requestId, identity, body)
+    const ready = compressed[coding] ?? compress(coding)
+    if (!(ready instanceof Promise)) return writeResponse(res, 200, requestId, coded[coding], ready)
+    writeWhenSettled(res, ready, (bytes) =>
+      bytes === undefined ? writeResponse(res, 200, requestId, identity, body) : writeResponse(res, 200, requestId, coded[coding], bytes))
+  }
 }
 
 /** A permanent redirect (308: the method is kept) with an empty body. */

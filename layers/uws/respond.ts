@@ -109,6 +109,22 @@ export const writeResponse = (
   }
 }
 
+/**
+ * Writes once `pending` settles (`write(undefined)` if it failed), corked; nothing if the client left
+ * meanwhile. Call it where the response may still be touched (in the handler, or corked after an
+ * asynchronous step): it takes over the response's abort handler.
+ */
+export const writeWhenSettled = <A>(res: HttpResponse, pending: Promise<A>, write: (value: A | undefined) => void): void => {
+  let aborted = false
+  res.onAborted(() => {
+    aborted = true
+  })
+  const settle = (value: A | undefined) => {
+    if (!aborted) res.cork(() => write(value))
+  }
+  pending.then(settle, () => settle(undefined))
+}
+
 const streamBody = (res: HttpResponse, body: Uint8Array, onAborted: (() => void) | undefined): void => {
   const total = body.length
   const start = res.getWriteOffset()

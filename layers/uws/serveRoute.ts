@@ -2,6 +2,7 @@ import { Cause, Context, Effect, Either, Exit, Fiber, ParseResult, Runtime } fro
 import type { HttpRequest, HttpResponse } from "uwebsockets"
 import { HeadersTooLarge, PayloadTooLarge, UriTooLong } from "../../src/api/errors.ts"
 import type { RequestInfo } from "../../src/api/handlers.ts"
+import { PreEncoded } from "../../src/api/preEncoded.ts"
 import { WithHeaders } from "../../src/api/withHeaders.ts"
 import type { CompiledRoute } from "./compileRoutes.ts"
 import { CORS_HEADERS } from "./cors.ts"
@@ -10,7 +11,8 @@ import type { RouteHandler } from "./HttpServer.ts"
 import type { HttpLimits } from "./limits.ts"
 import { readBody } from "./readBody.ts"
 import { requestIdFor } from "./requestId.ts"
-import { HeaderBlock, type HeaderList, JSON_CONTENT_TYPE, writeResponse } from "./respond.ts"
+import { HeaderBlock, type HeaderList, JSON_CONTENT_TYPE, writeResponse, writeWhenSettled } from "./respond.ts"
+import { codingFor, compressDynamic, type ContentCoding, MIN_COMPRESSED_BYTES, VARY_ACCEPT_ENCODING } from "./contentEncoding.ts"
 import { runMiddlewareChain } from "./middlewareChain.ts"
 import { runSyncOrFork, settledExit } from "./runEffect.ts"
 import { ServedRequest } from "./servedRequest.ts"
@@ -18,6 +20,12 @@ import type { RouteMeter } from "../../src/telemetry/routeMeter.ts"
 
 type Headers = Array<readonly [string, string]>
 const NO_HEADERS: Headers = []
+
+/** What `PreEncoded.coded` compresses with, one function per coding (made once, not per request). */
+const COMPRESS: Record<ContentCoding, (body: string) => Uint8Array | Promise<Uint8Array>> = {
+  br: (body) => compressDynamic(body, "br"),
+  gzip: (body) => compressDynamic(body, "gzip")
+}
 
 /** A request whose answer comes after an asynchronous step: remembers whether the client left. */
 class Exchange {
@@ -80,18 +88,55 @@ export const serveRoute = (
   const reject = (res: HttpResponse, requestId: string, startedAt: number, error: unknown, close = false) =>
     writeFailure(res, requestId, startedAt, errorToHttp(route.errors, error, requestId), [], close)
 
-  const successHeaders = new HeaderBlock([["content-type", JSON_CONTENT_TYPE], ["cache-control", route.cacheControl], ...corsHeaders])
+  const successHead = [["content-type", JSON_CONTENT_TYPE], ["cache-control", route.cacheControl], VARY_ACCEPT_ENCODING] as const
+  const successHeaders = new HeaderBlock([...successHead, ...corsHeaders])
+  const codedHeaders: Record<ContentCoding, HeaderBlock> = {
+    br: new HeaderBlock([...successHead, ["content-encoding", "br"], ...corsHeaders]),
+    gzip: new HeaderBlock([...successHead, ["content-encoding", "gzip"], ...corsHeaders])
+  }
+
+  /**
+   * A success body, compressed when the client accepts a coding and the body is worth it: a
+   * `PreEncoded` body keeps its compressed copies (so one reused per projection version is
+   * compressed once per coding), any other is compressed for this request.
+   */
+  const writeSuccess = (
+    res: HttpResponse,
+    request: ServedRequest,
+    status: number,
+    body: string | Uint8Array,
+    value: unknown,
+    extra: HeaderList
+  ) => {
+    const options = extra.length === 0 ? undefined : { extraHeaders: extra }
+    const write = (headers: HeaderBlock, bytes: string | Uint8Array) => {
+      writeResponse(res, status, request.id, headers, bytes, options)
+      meter?.record(status, request.startedAt)
+    }
+    const size = value instanceof PreEncoded ? value.body.length : body.length
+    const coding = size < MIN_COMPRESSED_BYTES ? undefined : codingFor(request.headers["accept-encoding"])
+    if (coding === undefined) return write(successHeaders, body)
+    const compressed = value instanceof PreEncoded ? value.coded(coding, COMPRESS[coding]) : compressDynamic(body, coding)
+    if (!(compressed instanceof Promise)) return write(codedHeaders[coding], compressed)
+    writeWhenSettled(res, compressed, (bytes) => {
+      try {
+        if (bytes === undefined) write(successHeaders, body)
+        else write(codedHeaders[coding], bytes)
+      } catch (defect) {
+        lastResort(res, request.id, request.startedAt, defect)
+      }
+    })
+  }
 
   const writeExit = (res: HttpResponse, request: ServedRequest, exit: Exit.Exit<unknown, unknown>, extra: HeaderList) => {
     const { id: requestId, startedAt } = request
     if (Exit.isSuccess(exit)) {
       const own = exit.value instanceof WithHeaders ? exit.value : undefined
-      const encoded = route.encodeSuccess(own === undefined ? exit.value : own.value)
+      const value = own === undefined ? exit.value : own.value
+      const encoded = route.encodeSuccess(value)
       if (Either.isRight(encoded)) {
         const { body, status } = encoded.right
-        const headers = own === undefined ? extra : [...extra, ...own.headers]
-        writeResponse(res, status, requestId, successHeaders, body, headers.length === 0 ? undefined : { extraHeaders: headers })
-        meter?.record(status, startedAt)
+        writeSuccess(res, request, status, body, value, own === undefined ? extra : [...extra, ...own.headers])
         return
       }
       const defect = new ParseResult.ParseError({ issue: encoded.left })

@@ -7,7 +7,9 @@ const MAX_BODIES = 10_000
 
 /**
  * A read's encoded bodies by key (a vault, a wallet...), each built from `input` and encoded at most
- * once while the projection's version and chain position stay the same.
+ * once while the projection's version and chain position stay the same. The transport's compressed
+ * copies live on each body (`PreEncoded.coded`), so they too are made once per version and coding,
+ * and go with the bodies when the version moves on.
  */
 export class BodiesPerVersion<A, E, In = void> {
   #version = -1

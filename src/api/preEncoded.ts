@@ -9,6 +9,7 @@ const utf8 = new TextEncoder()
 export class PreEncoded {
   #bytes: Uint8Array | undefined
   #sent = false
+  #coded: Map<string, Uint8Array | Promise<Uint8Array>> | undefined
 
   constructor(readonly body: string) {}
 
@@ -23,6 +24,25 @@ export class PreEncoded {
       return this.body
     }
     return this.#bytes = utf8.encode(this.body)
+  }
+
+  /**
+   * The body in a content coding (`gzip`, `br`), made by `compress` the first time a request asks
+   * for that coding and kept with the body, so a body reused across requests (`BodiesPerVersion`:
+   * until the projection moves on) is compressed once per coding. A promise (a large body compressed
+   * off the event loop) is shared by the requests that wait for it, then replaced by its bytes; a
+   * failed one is forgotten.
+   */
+  coded(coding: string, compress: (body: string) => Uint8Array | Promise<Uint8Array>): Uint8Array | Promise<Uint8Array> {
+    const coded = this.#coded ??= new Map()
+    const known = coded.get(coding)
+    if (known !== undefined) return known
+    const made = compress(this.body)
+    coded.set(coding, made)
+    if (made instanceof Promise) {
+      made.then((bytes) => coded.set(coding, bytes), () => coded.delete(coding))
+    }
+    return made
   }
 
   /** `(value) => PreEncoded`: the body exactly as `schema` encodes the value. */

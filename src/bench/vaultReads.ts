@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process"
+import http from "node:http"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { type Address, getAddressDecoder } from "@solana/kit"
 import { Effect, Layer, Schedule } from "effect"
@@ -23,7 +24,8 @@ import { VaultStateFixture } from "./support/vaultStateFixture.ts"
  * (with its `x-api-key`) to both, best of alternating rounds; then latency at a fixed rate.
  * Target (DESIGN §7): >= 0.5 of bare.
  *
- *   npx tsx src/bench/vaultReads.ts
+ *   npx tsx src/bench/vaultReads.ts   (BENCH_ACCEPT_ENCODING="gzip, br": the load client sends it,
+ *   as browsers and undici do; `...WireBytes` is then the body as sent)
  */
 
 const SERVE_FLAG = "--serve"
@@ -145,6 +147,16 @@ const ms = (value: number) => Number(value.toFixed(3))
 export const ROUTE_PATHS = ROUTES
 export const KEYED_ROUTES = PAIRS.map(([, keyed]) => keyed)
 
+/** The body's bytes as the server sends them (node:http does not decode a compressed body). */
+const wireBytes = (port: number, path: string, headers: Record<string, string>): Promise<number> =>
+  new Promise((resolve, reject) => {
+    http.get({ host: "127.0.0.1", port, path, headers }, (res) => {
+      let bytes = 0
+      res.on("data", (chunk: Buffer) => bytes += chunk.length)
+      res.on("end", () => resolve(bytes))
+    }).once("error", reject)
+  })
+
 export const run = async (
   options: { readonly rounds?: number; readonly durationMs?: number; readonly latencyRate?: number } = {}
 ): Promise<Record<string, number>> => {
@@ -152,7 +164,8 @@ export const run = async (
   const durationMs = options.durationMs ?? 3_000
   const latencyRate = options.latencyRate ?? 2_000
   const { child, key, port } = await startServer()
-  const headers = { "x-api-key": key }
+  const acceptEncoding = process.env.BENCH_ACCEPT_ENCODING
+  const headers: Record<string, string> = acceptEncoding === undefined ? { "x-api-key": key } : { "x-api-key": key, "accept-encoding": acceptEncoding }
   try {
     const text = (path: string) => fetch(`http://127.0.0.1:${port}${path}`, { headers }).then((r) => r.text())
     const bodies: Record<string, string> = {}
@@ -180,6 +193,7 @@ export const run = async (
     const label = { one: "vault", list: "list", summary: "summary" } as const
     for (const [bare, keyed] of PAIRS) {
       figures[`${label[keyed]}BodyBytes`] = Buffer.byteLength(bodies[keyed]!)
+      figures[`${label[keyed]}WireBytes`] = await wireBytes(port, ROUTES[keyed], headers)
       figures[`${label[keyed]}BareReqPerSec`] = Math.round(best[bare])
       figures[`${label[keyed]}ReqPerSec`] = Math.round(best[keyed])
       figures[`${label[keyed]}VsBare`] = ms(best[keyed] / best[bare])
