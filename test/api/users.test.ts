@@ -48,11 +48,11 @@ const fixture = new VaultStateFixture({ slot: 2_000, blockTime: NOW })
   .position(USDC_VAULT, BOB, { shares: 600_000_000n, netDeposits: -20_000_000n })
 
 describe("user reads", () => {
-  const depositDay = (date: string, depositsRequested: bigint): DailyRow => ({
+  const flowDay = (date: string, depositsRequested: bigint, withdrawalsPaid = 0n): DailyRow => ({
     date, closingSharePrice: null, closingTotalShares: null, depositsRequested, depositFees: 0n,
-    withdrawalsPaid: 0n, withdrawalFees: 0n, feesCharged: 0n, events: 1
+    withdrawalsPaid, withdrawalFees: 0n, feesCharged: 0n, events: 1
   })
-  const history = new Map([[USDC_VAULT, [depositDay("2026-01-01", 3_000_000n), depositDay("2026-01-02", 4_000_000n)]]])
+  const history = new Map([[USDC_VAULT, [flowDay("2026-01-01", 3_000_000n), flowDay("2026-01-02", 4_000_000n, 1_500_000n)]]])
   layer(gatewayForTest({ state: fixture.state, initial: liveStatus(2_000), history }), { excludeTestServices: true })((it) => {
     it.effect("balance: shares, value and unpaid fees from the ntbundle math", () =>
       Effect.gen(function*() {
@@ -145,7 +145,7 @@ describe("user reads", () => {
         expect(usdc).toMatchObject({
           vaults: 2,
           tvl: { raw: "2000000000", usd: null },
-          netDeposits: { raw: "330000000" },
+          netDeposits: { raw: "5500000", token: "5.5" },
           cumulativeDeposits: { raw: "7000000", token: "7" }
         })
         expect(body.data.degradedVaults).toEqual([DEGRADED_VAULT])
