@@ -3,7 +3,7 @@ import type { Address } from "@solana/kit"
 import { Effect, Either } from "effect"
 import { NotFound } from "../../src/api/errors.ts"
 import type { DailyRow } from "../../src/domain/history/dailyRow.ts"
-import { assetsFromShares, estimatePendingFees, resolveEffectiveFees, vaultValuation } from "../../src/ntbundle/math.ts"
+import { assetsFromShares, bundleCooldownCurve, cooldownSeconds, estimatePendingFees, resolveEffectiveFees, vaultValuation } from "../../src/ntbundle/math.ts"
 import { fetchJson } from "../support/httpFetch.ts"
 import { gatewayClient, gatewayForTest, serverUrl } from "../../src/bench/support/httpTestServer.ts"
 import { liveStatus, ProjectionControl, startingStatus } from "../../src/bench/support/projectionTest.ts"
@@ -101,16 +101,19 @@ describe("user reads", () => {
         expect(legacy.body.error).toBe("VAULT_NOT_FOUND")
       }))
 
-    it.effect("pending: the account's pending deposit and withdrawal", () =>
+    it.effect("pending without an event log: stages and amounts from the account, requestedAt never null", () =>
       Effect.gen(function*() {
         const client = yield* gatewayClient
         const body = yield* client.users.pending({ path: { vaultAddress: USDC_VAULT, wallet: ALICE } })
+        const bundle = fixture.state.vaults.get(USDC_VAULT)!.bundle
+        // No request event to read: the withdrawal's time is its availability minus the vault's cooldown for it.
+        const cooldown = cooldownSeconds(bundleCooldownCurve(bundle), aliceUsdc.pendingShares, bundle.totalShares)
         expect(body.data).toEqual({
           user: ALICE,
           vaultId: USDC_VAULT,
-          deposits: [{ stage: "requested", requestedAt: NOW - 600, cooldownEnd: null, etaProcessAt: null, amounts: { net: "25000000" } }],
+          deposits: [{ stage: "requested", requestedAt: NOW - 600, settledAt: null, cooldownEnd: null, etaProcessAt: null, amounts: { net: "25000000" } }],
           withdrawals: [{
-            stage: "requested", requestedAt: null, cooldownEnd: NOW + 3_600, etaProcessAt: NOW + 3_600,
+            stage: "requested", requestedAt: NOW + 3_600 - Number(cooldown), settledAt: null, cooldownEnd: NOW + 3_600, etaProcessAt: NOW + 3_600,
             amounts: { shares: "100000000", estimatedValue: "200000000" }
           }]
         })
