@@ -142,11 +142,11 @@ describe("user reads", () => {
       Effect.gen(function*() {
         const client = yield* gatewayClient
         const body = yield* client.platform.stats()
-        expect(body.data.vaults).toBe(3)
+        expect(body.data.vaultCount).toBe(3)
         expect(body.data.activeUsers).toBe(2)
         const usdc = body.data.assets.find((stats) => stats.asset.mint === USDC)!
         expect(usdc).toMatchObject({
-          vaults: 2,
+          vaultCount: 2,
           tvl: { raw: "2000000000", usd: null },
           netDeposits: { raw: "5500000", token: "5.5" },
           cumulativeDeposits: { raw: "7000000", token: "7" }

@@ -10,7 +10,8 @@ import { AssetInfo } from "../vaults/VaultRecord.ts"
 
 const AssetStats = Schema.Struct({
   asset: AssetInfo,
-  vaults: Schema.Int,
+  /** How many vaults hold this asset (`vaults` elsewhere is a list of vaults). */
+  vaultCount: Schema.Int,
   tvl: Amount.annotations({
     description: "Total equity (vault balance + oracle-reported external equity) of the asset's vaults whose oracle account has been seen"
   }),
@@ -32,7 +33,8 @@ const AssetStats = Schema.Struct({
 })
 
 export const PlatformStats = Schema.Struct({
-  vaults: Schema.Int,
+  /** How many vaults the projection holds. */
+  vaultCount: Schema.Int,
   /** Distinct wallets holding shares in at least one vault. */
   activeUsers: Schema.Int,
   assets: Schema.Array(AssetStats),
@@ -46,7 +48,7 @@ export type PlatformStats = typeof PlatformStats.Type
 
 interface AssetTotals {
   readonly asset: typeof AssetInfo.Type
-  vaults: number
+  vaultCount: number
   tvl: bigint
   deposited: bigint
   withdrawn: bigint
@@ -62,8 +64,8 @@ export const toPlatformStats = (
   for (const view of state.vaults.values()) {
     const asset = assetOf(view)
     let totals = byMint.get(asset.mint)
-    if (totals === undefined) byMint.set(asset.mint, (totals = { asset, vaults: 0, tvl: 0n, deposited: 0n, withdrawn: 0n }))
-    totals.vaults++
+    if (totals === undefined) byMint.set(asset.mint, (totals = { asset, vaultCount: 0, tvl: 0n, deposited: 0n, withdrawn: 0n }))
+    totals.vaultCount++
     const vaultFlows = flows.byVault.get(view.address)
     totals.deposited += vaultFlows?.deposited ?? 0n
     totals.withdrawn += vaultFlows?.withdrawn ?? 0n
@@ -73,14 +75,14 @@ export const toPlatformStats = (
   }
   const assets = [...byMint.values()].map((totals) => ({
     asset: totals.asset,
-    vaults: totals.vaults,
+    vaultCount: totals.vaultCount,
     tvl: amount(totals.tvl, totals.asset.decimals, priceOf(totals.asset.mint)?.usd ?? null),
     netDeposits: flows.complete ? tokenQuantity(totals.deposited - totals.withdrawn, totals.asset.decimals) : null,
     cumulativeDeposits: flows.complete ? tokenQuantity(totals.deposited, totals.asset.decimals) : null
   }))
   const unpricedAssets = assets.filter((stats) => stats.tvl.usd === null).map((stats) => stats.asset.mint)
   return {
-    vaults: state.vaults.size,
+    vaultCount: state.vaults.size,
     activeUsers: state.activeOwners.size,
     assets,
     tvlUsd: unpricedAssets.length > 0 ? null : assets.reduce((sum, stats) => sum + (stats.tvl.usd ?? 0), 0),
