@@ -38,10 +38,28 @@ export const VaultHistoryLive = Layer.effect(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     return VaultHistory.of({
-      depositTotals: sql<{ vault: string; total: string }>`
-        SELECT vault, SUM((data->>'grossAmount')::numeric)::text AS total
-        FROM program_event WHERE name = 'DepositRequested' AND vault IS NOT NULL
-        GROUP BY vault`.pipe(Effect.map((rows) => new Map(rows.map((row) => [row.vault, BigInt(row.total)])))),
+      capitalFlows: Effect.gen(function*() {
+        // Each term moves a position's `net_deposits` on chain the same way (switches: inferred).
+        const rows = yield* sql<{ vault: string; deposited: string; withdrawn: string }>`
+          SELECT vault, COALESCE(SUM(deposited), 0)::text AS deposited, COALESCE(SUM(withdrawn), 0)::text AS withdrawn FROM (
+            SELECT vault,
+              CASE WHEN name = 'Allocated' THEN (data->>'netAmount')::numeric ELSE 0 END AS deposited,
+              CASE WHEN name = 'Redeemed' THEN (data->>'grossAmount')::numeric ELSE 0 END AS withdrawn
+            FROM program_event WHERE name IN ('Allocated', 'Redeemed') AND vault IS NOT NULL
+            UNION ALL
+            SELECT data->>'targetBundle', (data->>'netCreditedToDestination')::numeric, 0
+            FROM program_event WHERE name = 'BundleSwitchCompleted'
+            UNION ALL
+            SELECT data->>'sourceBundle', 0, (data->>'grossRedemption')::numeric
+            FROM program_event WHERE name IN ('BundleSwitchCompleted', 'BundleSwitchFallbackToWallet')
+          ) AS flows
+          GROUP BY vault`
+        const backfill = yield* sql<{ finished: boolean }>`SELECT finished FROM history_backfill WHERE id = 1`
+        return {
+          complete: backfill[0]?.finished === true,
+          byVault: new Map(rows.map((row) => [row.vault, { deposited: BigInt(row.deposited), withdrawn: BigInt(row.withdrawn) }]))
+        }
+      }).pipe(Effect.withSpan("VaultHistory.capitalFlows")),
       dailyRows: ({ vault, from, to, after, limit }) => {
         const lower = [from, after === null ? null : addUtcDays(after, 1)].filter((d): d is string => d !== null).sort().pop() ?? "0001-01-01"
         return sql<Row>`

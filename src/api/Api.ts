@@ -52,8 +52,8 @@ export const Api = HttpApi.make("vault-gateway")
         "`referrer:<address>`, `user:<vault>:<wallet>`, `status` and `slots`; receive `subscribed` (a snapshot " +
         "in the shape of the matching REST read, with its `asOf`), then `update {topic, seq, asOf, data}` with " +
         "`seq` one higher each time, `status`, `resync` (followed by fresh snapshots), `error {code, message}` " +
-        "and `pong`; close code 4008 when the client reads too slowly. The full protocol is in the README's " +
-        "\"WebSocket stream\" section.\n\n" +
+        "and `pong`; close code 4008 when the client reads too slowly. The full protocol is the AsyncAPI 3.0 document " +
+        "`GET /asyncapi.json` (and the README's \"WebSocket stream\" section).\n\n" +
         "Builder control plane: `/v2/auth/*` (Sign-In With Solana, wallet sessions in an HttpOnly cookie) and " +
         "`/v2/org/*` (organization, API keys, builder codes, audit log). Those routes take only the session " +
         "cookie, never a partner key; state-changing ones need `Origin` equal to the gateway's public origin.",

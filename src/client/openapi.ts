@@ -297,7 +297,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** TVL and net deposits per asset, distinct active users */
+        /**
+         * TVL, capital raised and net deposits per asset, distinct active users
+         * @description Per deposit asset: TVL from the projection; cumulativeDeposits (deposits processed into shares, after fees) and netDeposits (cumulativeDeposits minus withdrawals processed, gross) from the event log, so netDeposits never exceeds cumulativeDeposits. Both are null while the history backfill is still loading older events.
+         */
         get: operations["platform.stats"];
         put?: never;
         post?: never;
@@ -1553,30 +1556,53 @@ export interface components {
         PendingRequests: {
             user: components["schemas"]["Address"];
             vaultId: components["schemas"]["Address"];
-            deposits: {
-                /** @enum {string} */
-                stage: "requested" | "netted" | "processed" | "refunded";
-                requestedAt: components["schemas"]["Int"] | null;
-                cooldownEnd: components["schemas"]["Int"] | null;
-                etaProcessAt: components["schemas"]["Int"] | null;
-                amounts: {
-                    net?: components["schemas"]["RawAmount"];
-                    shares?: components["schemas"]["RawAmount"];
-                    estimatedValue?: components["schemas"]["RawAmount"];
-                };
-            }[];
-            withdrawals: {
-                /** @enum {string} */
-                stage: "requested" | "netted" | "processed" | "refunded";
-                requestedAt: components["schemas"]["Int"] | null;
-                cooldownEnd: components["schemas"]["Int"] | null;
-                etaProcessAt: components["schemas"]["Int"] | null;
-                amounts: {
-                    net?: components["schemas"]["RawAmount"];
-                    shares?: components["schemas"]["RawAmount"];
-                    estimatedValue?: components["schemas"]["RawAmount"];
-                };
-            }[];
+            deposits: components["schemas"]["PendingRequest"][];
+            withdrawals: components["schemas"]["PendingRequest"][];
+        };
+        PendingRequest: {
+            /**
+             * @description From the chain. Deposit: requested (tokens in the vault's pending account) -> netted (the keeper moved this cycle's pending deposits into the vault; BundleTempData.is_netting_done) -> processed (shares minted, Allocated) or refunded (RefundedDeposit). Withdrawal: requested (shares locked) -> processed (Redeemed); the program does not net withdrawals. A processed or refunded request stays listed for 86400 s of chain time unless a newer request replaces it.
+             * @enum {string}
+             */
+            stage: "requested" | "netted" | "processed" | "refunded";
+            /**
+             * int
+             * @description Unix seconds of the request (the first one, for a deposit topped up while pending), from its event. Where the stored history does not hold it: a deposit's last request time (the account's last_deposit_timestamp), or a withdrawal's availability time minus the cooldown the vault's curve gives now (an estimate).
+             */
+            requestedAt: number;
+            /** @description Unix seconds of processing or refund; null while open */
+            settledAt: components["schemas"]["Int"] | null;
+            /** @description Open withdrawal: when its cooldown (and redemption cycle) ends (withdrawal_available_timestamp); else null */
+            cooldownEnd: components["schemas"]["Int"] | null;
+            /** @description Estimate: the earliest time the keeper may process an open withdrawal (the program's availability time, which includes the vault's redemption schedule). Null for deposits (the keeper's deposit cadence is not on chain) and for settled requests. */
+            etaProcessAt: components["schemas"]["Int"] | null;
+            amounts: {
+                /**
+                 * @description Deposit: the gross amount requested (DepositRequested), when the stored requests add up to the pending net amount; processed withdrawal: value redeemed before the fee
+                 * @example 123450000
+                 */
+                gross?: string;
+                /**
+                 * @description Deposit fee paid at request, or withdrawal fee charged at processing
+                 * @example 123450000
+                 */
+                fee?: string;
+                /**
+                 * @description Deposit: amount after the fee (pending_deposit on chain while open); processed withdrawal: paid to the wallet
+                 * @example 123450000
+                 */
+                net?: string;
+                /**
+                 * @description Withdrawal: shares redeemed (pending_shares while open); processed deposit: shares minted
+                 * @example 123450000
+                 */
+                shares?: string;
+                /**
+                 * @description Open withdrawal: the program's estimate of its value at request (estimated_pending_withdrawal_value)
+                 * @example 123450000
+                 */
+                estimatedValue?: string;
+            };
         };
         PortfolioResponse: {
             /** @enum {boolean} */
@@ -1610,14 +1636,21 @@ export interface components {
             asOf: components["schemas"]["AsOf"];
         };
         PlatformStats: {
-            vaults: components["schemas"]["Int"];
+            vaultCount: components["schemas"]["Int"];
             activeUsers: components["schemas"]["Int"];
             assets: {
                 asset: components["schemas"]["AssetInfo"];
-                vaults: components["schemas"]["Int"];
-                tvl: components["schemas"]["Amount"];
-                netDeposits: components["schemas"]["TokenQuantity"];
-                cumulativeDeposits: components["schemas"]["TokenQuantity"];
+                vaultCount: components["schemas"]["Int"];
+                /** @description Total equity (vault balance + oracle-reported external equity) of the asset's vaults whose oracle account has been seen */
+                tvl: {
+                    raw: components["schemas"]["RawAmount"];
+                    token: string;
+                    usd: number | null;
+                };
+                /** @description Capital deposited and not withdrawn: cumulativeDeposits minus every withdrawal processed (Redeemed.gross_amount, before the withdrawal fee; switches out at their gross redemption), over the same event log. Signed (negative when more value left than came in). Position by position it moves as the program's net_deposits counter does, but it also keeps the flows of positions closed since, and leaves out capital written without a transaction (the sandbox's genesis seed positions). Null while the history backfill is still loading older events. */
+                netDeposits: components["schemas"]["TokenQuantity"] | null;
+                /** @description Capital raised: every deposit processed into shares (Allocated.net_amount, after the deposit fee; switches in at the amount credited), over the whole event log. Requests not processed yet or refunded and the deposit fees paid to the treasury are not capital and do not count. Never below netDeposits. Null while the history backfill is still loading older events. */
+                cumulativeDeposits: components["schemas"]["TokenQuantity"] | null;
             }[];
             tvlUsd: number | null;
             unpricedAssets: components["schemas"]["Address"][];

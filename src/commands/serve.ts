@@ -14,6 +14,7 @@ import { ReferrerHistoryHandlersLive } from "../api/referrerHistory/ReferrerHist
 import { ReferrerHistoryLive } from "../../layers/postgres/ReferrerHistoryLive.ts"
 import { ReferrerPayoutsLive } from "../../layers/postgres/ReferrerPayoutsLive.ts"
 import { CohortEventLogLive } from "../../layers/postgres/CohortEventLogLive.ts"
+import { PositionRequestsLive } from "../../layers/postgres/PositionRequestsLive.ts"
 import { PricesLive } from "../../layers/memory/PricesLive.ts"
 import { priceConfig, resolvePriceFeeds } from "../pyth/priceConfig.ts"
 import { sandboxPriceFeedMap } from "../sandbox/pyth/priceFeeds.ts"
@@ -121,7 +122,14 @@ const gateway = (config: ServeConfig) => {
   const referrerHistory = ReferrerHistoryHandlersLive.pipe(Layer.provide(onDatabase(ReferrerHistoryLive)))
   const referrerReports = onDatabase(Layer.merge(ReferrerPayoutsLive, CohortEventLogLive))
   const referrers = ReferrersHandlersLive.pipe(Layer.provide(referrerReports))
-  const readSources = Layer.mergeAll(projection, prices, progress, onDatabase(VaultHistoryLive), onDatabase(ReferrerHistoryLive))
+  const readSources = Layer.mergeAll(
+    projection,
+    prices,
+    progress,
+    onDatabase(VaultHistoryLive),
+    onDatabase(ReferrerHistoryLive),
+    onDatabase(PositionRequestsLive)
+  )
   const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrerHistory, referrers, builds).pipe(
     Layer.provide(readSources)
   )

@@ -1,7 +1,10 @@
+import { Either, Schema } from "effect"
 import type { WsErrorCode } from "../errors/codes.ts"
+import { TopicsMessage } from "./messages.ts"
 
 /**
- * The `/v2/stream` WebSocket protocol, version 1 (also described in the README).
+ * The `/v2/stream` WebSocket protocol, version 1 (also described in the README; its messages as
+ * schemas in ./messages.ts, published as the AsyncAPI document `/asyncapi.json`).
  *
  * Connect with the partner key (`x-api-key: <key>` or `Authorization: Bearer <key>`) in the upgrade
  * request; a missing or bad key is refused with the REST API's 401/403 (429 over the key's
@@ -58,7 +61,7 @@ export interface ProtocolError {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-const MAX_TOPIC_LENGTH = 200
+const decodeTopicsMessage = Schema.decodeUnknownEither(TopicsMessage)
 
 /** Decodes one client frame; never throws. */
 export const decodeClientMessage = (text: string): ClientMessage | ProtocolError => {
@@ -78,11 +81,11 @@ export const decodeClientMessage = (text: string): ClientMessage | ProtocolError
       id: parsed.id
     }
   }
-  const topics = parsed.topics
-  if (!Array.isArray(topics) || topics.length === 0 || !topics.every((t) => typeof t === "string" && t.length <= MAX_TOPIC_LENGTH)) {
+  const decoded = decodeTopicsMessage(parsed)
+  if (Either.isLeft(decoded)) {
     return { code: "INVALID_MESSAGE", message: `${op}: topics must be a non-empty array of topic strings`, id: parsed.id }
   }
-  return { op, id: parsed.id ?? null, topics: [...new Set(topics as Array<string>)] }
+  return { op, id: parsed.id ?? null, topics: [...new Set(decoded.right.topics)] }
 }
 
 export const isProtocolError = (value: ClientMessage | ProtocolError): value is ProtocolError => "code" in value

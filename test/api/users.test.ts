@@ -3,7 +3,7 @@ import type { Address } from "@solana/kit"
 import { Effect, Either } from "effect"
 import { NotFound } from "../../src/api/errors.ts"
 import type { DailyRow } from "../../src/domain/history/dailyRow.ts"
-import { assetsFromShares, estimatePendingFees, resolveEffectiveFees, vaultValuation } from "../../src/ntbundle/math.ts"
+import { assetsFromShares, bundleCooldownCurve, cooldownSeconds, estimatePendingFees, resolveEffectiveFees, vaultValuation } from "../../src/ntbundle/math.ts"
 import { fetchJson } from "../support/httpFetch.ts"
 import { gatewayClient, gatewayForTest, serverUrl } from "../../src/bench/support/httpTestServer.ts"
 import { liveStatus, ProjectionControl, startingStatus } from "../../src/bench/support/projectionTest.ts"
@@ -48,11 +48,11 @@ const fixture = new VaultStateFixture({ slot: 2_000, blockTime: NOW })
   .position(USDC_VAULT, BOB, { shares: 600_000_000n, netDeposits: -20_000_000n })
 
 describe("user reads", () => {
-  const depositDay = (date: string, depositsRequested: bigint): DailyRow => ({
+  const flowDay = (date: string, depositsRequested: bigint, withdrawalsPaid = 0n): DailyRow => ({
     date, closingSharePrice: null, closingTotalShares: null, depositsRequested, depositFees: 0n,
-    withdrawalsPaid: 0n, withdrawalFees: 0n, feesCharged: 0n, events: 1
+    withdrawalsPaid, withdrawalFees: 0n, feesCharged: 0n, events: 1
   })
-  const history = new Map([[USDC_VAULT, [depositDay("2026-01-01", 3_000_000n), depositDay("2026-01-02", 4_000_000n)]]])
+  const history = new Map([[USDC_VAULT, [flowDay("2026-01-01", 3_000_000n), flowDay("2026-01-02", 4_000_000n, 1_500_000n)]]])
   layer(gatewayForTest({ state: fixture.state, initial: liveStatus(2_000), history }), { excludeTestServices: true })((it) => {
     it.effect("balance: shares, value and unpaid fees from the ntbundle math", () =>
       Effect.gen(function*() {
@@ -101,16 +101,19 @@ describe("user reads", () => {
         expect(legacy.body.error).toBe("VAULT_NOT_FOUND")
       }))
 
-    it.effect("pending: the account's pending deposit and withdrawal", () =>
+    it.effect("pending without an event log: stages and amounts from the account, requestedAt never null", () =>
       Effect.gen(function*() {
         const client = yield* gatewayClient
         const body = yield* client.users.pending({ path: { vaultAddress: USDC_VAULT, wallet: ALICE } })
+        const bundle = fixture.state.vaults.get(USDC_VAULT)!.bundle
+        // No request event to read: the withdrawal's time is its availability minus the vault's cooldown for it.
+        const cooldown = cooldownSeconds(bundleCooldownCurve(bundle), aliceUsdc.pendingShares, bundle.totalShares)
         expect(body.data).toEqual({
           user: ALICE,
           vaultId: USDC_VAULT,
-          deposits: [{ stage: "requested", requestedAt: NOW - 600, cooldownEnd: null, etaProcessAt: null, amounts: { net: "25000000" } }],
+          deposits: [{ stage: "requested", requestedAt: NOW - 600, settledAt: null, cooldownEnd: null, etaProcessAt: null, amounts: { net: "25000000" } }],
           withdrawals: [{
-            stage: "requested", requestedAt: null, cooldownEnd: NOW + 3_600, etaProcessAt: NOW + 3_600,
+            stage: "requested", requestedAt: NOW + 3_600 - Number(cooldown), settledAt: null, cooldownEnd: NOW + 3_600, etaProcessAt: NOW + 3_600,
             amounts: { shares: "100000000", estimatedValue: "200000000" }
           }]
         })
@@ -139,13 +142,13 @@ describe("user reads", () => {
       Effect.gen(function*() {
         const client = yield* gatewayClient
         const body = yield* client.platform.stats()
-        expect(body.data.vaults).toBe(3)
+        expect(body.data.vaultCount).toBe(3)
         expect(body.data.activeUsers).toBe(2)
         const usdc = body.data.assets.find((stats) => stats.asset.mint === USDC)!
         expect(usdc).toMatchObject({
-          vaults: 2,
+          vaultCount: 2,
           tvl: { raw: "2000000000", usd: null },
-          netDeposits: { raw: "330000000" },
+          netDeposits: { raw: "5500000", token: "5.5" },
           cumulativeDeposits: { raw: "7000000", token: "7" }
         })
         expect(body.data.degradedVaults).toEqual([DEGRADED_VAULT])

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import type { CatalogEntry } from "../../domain/catalog.ts"
 import type { VaultView } from "../../domain/projection/state.ts"
 import { formatTokenAmount } from "../amounts.ts"
+import { processFrequency } from "../../domain/processingSchedule.ts"
 
 const NullableNumber = Schema.NullOr(Schema.Number)
 
@@ -65,7 +66,7 @@ export const toVaultConfig = (entry: CatalogEntry, view: VaultView, programId: s
     minWithdrawAmount: null,
     depositLock: Number(bundle.withdrawalDelay),
     redeemLock: Number(bundle.withdrawalTMax),
-    processFrequency: null,
+    processFrequency: processFrequency(bundle),
     processTime: null,
     performanceFee: percent(bundle.performanceFee),
     managementFee: percent(bundle.managementFeeBps),

@@ -61,7 +61,7 @@ export const VaultRecord = Schema.Struct({
   permissioned: Schema.Boolean,
   /** Chain time (the asOf block time) minus the oracle's last update; null when either is unknown. */
   oracleAgeSeconds: Schema.NullOr(Schema.Int),
-  /** The keeper's processing cadence is not on chain and not configured yet: null. */
+  /** The redemption schedule's cycle where the vault has one (30 min, 1 h or 1 day); else null: the keeper's deposit cadence is not on chain. */
   processFrequency: Schema.NullOr(Schema.Literal("30min", "hourly", "daily")),
   /** Total equity (vault token account + oracle-reported external equity); null until the oracle account is seen. */
   tvl: Schema.NullOr(Amount),

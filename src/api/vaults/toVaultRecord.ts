@@ -8,6 +8,7 @@ import { tokenByMint } from "../../ntbundle/tokens.ts"
 import { amount } from "../amounts.ts"
 import type { Address } from "../schemas.ts"
 import type { AssetInfo, VaultRecord } from "./VaultRecord.ts"
+import { processFrequency } from "../../domain/processingSchedule.ts"
 
 /** "Market Neutral" -> "marketNeutral" (the real service's category spelling, per its UI humanizer). */
 export const camelCaseCategory = (category: string): string =>
@@ -67,7 +68,7 @@ export const toVaultRecord = (view: VaultView, asOf: AsOf | null, priceOf: (mint
     permissioned: bundle.permissionned,
     oracleAgeSeconds:
       view.oracle === null || blockTime === null ? null : Math.max(0, blockTime - seconds(view.oracle.lastUpdateTime)),
-    processFrequency: null,
+    processFrequency: processFrequency(bundle),
     tvl: valuation === null ? null : amount(valuation.totalEquity, asset.decimals, priceOf(asset.mint)?.usd ?? null),
     sharePrice: valuation === null ? null : sharePrice(valuation).toString(),
     totalShares: bundle.totalShares.toString(),

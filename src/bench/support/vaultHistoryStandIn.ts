@@ -7,10 +7,14 @@ export const VaultHistoryStandIn = (rowsByVault: ReadonlyMap<string, ReadonlyArr
   Layer.succeed(
     VaultHistory,
     VaultHistory.of({
-      // Deposits per vault: the fixed rows' requested deposits summed.
-      depositTotals: Effect.sync(() =>
-        new Map([...rowsByVault].map(([vault, rows]) => [vault, rows.reduce((sum, row) => sum + row.depositsRequested, 0n)]))
-      ),
+      // Per vault: the fixed rows' requested deposits and paid withdrawals summed; the log is complete.
+      capitalFlows: Effect.sync(() => ({
+        complete: true,
+        byVault: new Map([...rowsByVault].map(([vault, rows]) => [vault, {
+          deposited: rows.reduce((sum, row) => sum + row.depositsRequested, 0n),
+          withdrawn: rows.reduce((sum, row) => sum + row.withdrawalsPaid, 0n)
+        }]))
+      })),
       dailyRows: ({ vault, from, to, after, limit }) =>
         Effect.succeed(
           (rowsByVault.get(vault) ?? [])

@@ -32,7 +32,7 @@ const rowsByVault = new Map<string, ReadonlyArray<DailyRow>>([
 /** The daily rows above, filtered like the SQL, counting the reads per vault. */
 export const countingHistory = (reads: Map<string, number>, failNext: { value: boolean } = { value: false }) =>
   VaultHistory.of({
-    depositTotals: Effect.succeed(new Map()),
+    capitalFlows: Effect.succeed({ complete: true, byVault: new Map() }),
     dailyRows: ({ vault, from, to, after, limit }: DailyRowQuery) =>
       Effect.suspend(() => {
         reads.set(vault, (reads.get(vault) ?? 0) + 1)

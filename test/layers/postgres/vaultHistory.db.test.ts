@@ -113,7 +113,13 @@ describe("history rollup: stored daily vault and builder rows", () => {
         expect(page.map((row) => row.date)).toEqual(["2026-02-03"])
         const none = yield* history.dailyRows({ vault: "NoEvents111111111111111111111111111111111111", from: null, to: "2026-02-04", after: null, limit: 10 })
         expect(none).toEqual([])
-        expect((yield* history.depositTotals).get(VAULT)).toBe(1_000_000n)
+        // Capital flows: processed deposits net of fees in, processed withdrawals gross out (requests are not capital).
+        const flows = yield* history.capitalFlows
+        expect(flows.byVault.get(VAULT)).toEqual({ deposited: 999_000n, withdrawn: 501_000n })
+        expect(flows.byVault.get("OtherVault1111111111111111111111111111111111")).toEqual({ deposited: 0n, withdrawn: 0n })
+        expect(flows.complete).toBe(false)
+        yield* sql`INSERT INTO history_backfill (id, finished) VALUES (1, true) ON CONFLICT (id) DO UPDATE SET finished = true`
+        expect((yield* history.capitalFlows).complete).toBe(true)
 
         // The builder's rows: earnings on 02-01, cohort and counter carried forward.
         const referrers = yield* ReferrerHistory
