@@ -1,7 +1,7 @@
 /**
  * `HttpApi.make` declares `HttpApiDecodeError` (400) on every API; this service decodes requests in
  * its own transport and answers bad input with `BadRequest`, so the document drops that schema and
- * any component only it used.
+ * any component only it used. It also drops the `$id` Effect puts on every `Schema.Unknown`.
  */
 export const withoutHttpApiDecodeError = (spec: Record<string, any>): Record<string, any> => {
   const decodeErrorRef = "#/components/schemas/HttpApiDecodeError"
@@ -9,7 +9,12 @@ export const withoutHttpApiDecodeError = (spec: Record<string, any>): Record<str
     if (Array.isArray(value)) return value.map(prune)
     if (value === null || typeof value !== "object") return value
     const out: Record<string, unknown> = {}
-    for (const [key, inner] of Object.entries(value)) out[key] = prune(inner)
+    for (const [key, inner] of Object.entries(value)) {
+      // Schema.Unknown carries `$id: "/schemas/unknown"` wherever it is used: a repeated `$id` makes
+      // the document invalid JSON Schema, and the schema means "anything" without it
+      if (key === "$id" && inner === "/schemas/unknown") continue
+      out[key] = prune(inner)
+    }
     if (Array.isArray(out.anyOf)) {
       const anyOf = (out.anyOf as Array<any>).filter((member) => member?.$ref !== decodeErrorRef)
       if (anyOf.length === 1) {

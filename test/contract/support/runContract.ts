@@ -1,0 +1,125 @@
+import type { ContractFixtures } from "./fixtures.ts"
+import { type OpenApiDocument, type Operation, operationsOf } from "./openApiDocument.ts"
+import { makePrng } from "./prng.ts"
+import { planRequest, type PlannedRequest } from "./requestPlan.ts"
+import { type Answer, makeResponseChecker } from "./responseCheck.ts"
+
+export interface Violation {
+  readonly operation: string
+  readonly variant: string
+  readonly request: string
+  readonly status: number
+  readonly reason: string
+  readonly body: string
+}
+
+export interface ContractRun {
+  readonly seed: number
+  readonly requests: number
+  readonly violations: ReadonlyArray<Violation>
+  /** Per operation id: how many requests, and the statuses answered. */
+  readonly coverage: Readonly<Record<string, { sent: number; valid: number; statuses: Record<string, number> }>>
+  readonly millis: number
+}
+
+export interface ContractOptions {
+  readonly document: OpenApiDocument
+  readonly baseUrl: string
+  readonly seed: number
+  readonly fixtures: ContractFixtures
+  readonly requests: number
+  /** Requests in flight at once (default 6). */
+  readonly concurrency?: number
+  /** Share of valid requests (default 0.5); the rest are hostile variants. */
+  readonly validShare?: number
+  /** Only these operation ids (default: all). */
+  readonly only?: ReadonlyArray<string>
+}
+
+const describe = (request: PlannedRequest) => {
+  const headers = Object.entries(request.headers)
+    .map(([name, value]) => `${name}: ${value.length > 80 ? `${value.slice(0, 40)}…(${value.length} chars)` : value}`)
+    .join(" | ")
+  const target = request.target.length > 200 ? `${request.target.slice(0, 160)}…(${request.target.length} chars)` : request.target
+  const body = request.body === undefined ? "" : typeof request.body === "string" && request.body.length <= 200 ? ` body ${request.body}` : ` body (${request.body.length} bytes)`
+  return `${request.method} ${target} [${headers}]${body}${request.withSession ? " +session" : ""}`
+}
+
+const send = async (baseUrl: string, fixtures: ContractFixtures, request: PlannedRequest): Promise<Answer> => {
+  const headers = { ...request.headers }
+  if (request.withSession && fixtures.credentials.cookie !== undefined) headers.cookie = await fixtures.credentials.cookie(request.operation.id)
+  const response = await fetch(`${baseUrl}${request.target}`, {
+    method: request.method,
+    headers,
+    redirect: "manual",
+    ...(request.body === undefined ? {} : { body: request.body })
+  })
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    retryAfter: response.headers.get("retry-after"),
+    text: await response.text()
+  }
+}
+
+/**
+ * Sends `requests` seeded requests over every operation of the document (valid and hostile) to a
+ * running server and checks each answer against the document. Requests are planned from the seed
+ * before any is sent, so a seed names one sequence of requests.
+ */
+export const runContract = async (options: ContractOptions): Promise<ContractRun> => {
+  const started = performance.now()
+  const random = makePrng(options.seed)
+  const operations = operationsOf(options.document).filter((operation) => options.only === undefined || options.only.includes(operation.id))
+  if (operations.length === 0) throw new Error("no operation to test")
+  const context = { document: options.document, fixtures: options.fixtures, random }
+  // every operation gets an equal share, in a seeded order
+  const plan: Array<PlannedRequest> = []
+  for (let i = 0; i < options.requests; i++) {
+    const operation: Operation = i < operations.length ? operations[i]! : random.pick(operations)
+    plan.push(planRequest(context, operation, options.validShare ?? 0.5))
+  }
+  const check = makeResponseChecker(options.document)
+  const violations: Array<Violation> = []
+  const coverage: Record<string, { sent: number; valid: number; statuses: Record<string, number> }> = {}
+  let next = 0
+  const worker = async () => {
+    while (next < plan.length) {
+      const request = plan[next++]!
+      let answer: Answer
+      try {
+        answer = await send(options.baseUrl, options.fixtures, request)
+      } catch (error) {
+        violations.push({ operation: request.operation.id, variant: request.variant, request: describe(request), status: 0, reason: `no answer: ${String((error as Error).cause ?? error)}`, body: "" })
+        continue
+      }
+      const entry = (coverage[request.operation.id] ??= { sent: 0, valid: 0, statuses: {} })
+      entry.sent++
+      if (request.variant === "valid") entry.valid++
+      entry.statuses[answer.status] = (entry.statuses[answer.status] ?? 0) + 1
+      const reason = check(request.operation, answer)
+      if (reason !== null) {
+        violations.push({ operation: request.operation.id, variant: request.variant, request: describe(request), status: answer.status, reason, body: answer.text.slice(0, 300) })
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: options.concurrency ?? 6 }, worker))
+  return { seed: options.seed, requests: plan.length, violations, coverage, millis: Math.round(performance.now() - started) }
+}
+
+/** Violations grouped by (operation, status, reason), one example request each: the report a failing run prints. */
+export const summarize = (run: ContractRun): string => {
+  const groups = new Map<string, { count: number; example: Violation }>()
+  for (const violation of run.violations) {
+    const key = `${violation.operation} ${violation.status} ${violation.reason.slice(0, 160)}`
+    const group = groups.get(key)
+    if (group === undefined) groups.set(key, { count: 1, example: violation })
+    else group.count++
+  }
+  return [
+    `seed ${run.seed}: ${run.violations.length} violations in ${run.requests} requests (${run.millis} ms); rerun with CONTRACT_SEED=${run.seed}`,
+    ...[...groups.values()].map(({ count, example }) =>
+      `- ${example.operation} [${example.variant}] x${count}: ${example.reason}\n    request: ${example.request}\n    answer ${example.status}: ${example.body}`
+    )
+  ].join("\n")
+}
