@@ -49,3 +49,22 @@ export const withoutHttpApiDecodeError = (spec: Record<string, any>): Record<str
   const kept = Object.fromEntries(Object.entries(schemas).filter(([name]) => reachable.has(name)))
   return { ...pruned, components: { ...pruned.components, schemas: kept } }
 }
+
+/**
+ * uWebSockets.js answers a header block of about 64 KB or more itself, before any route runs: a 431
+ * with a small HTML page instead of the envelope. The document says so on every 431.
+ */
+export const withTransportHeaderAnswer = (spec: Record<string, any>): Record<string, any> => {
+  const paths: Record<string, any> = {}
+  for (const [path, item] of Object.entries<Record<string, any>>(spec.paths ?? {})) {
+    paths[path] = Object.fromEntries(Object.entries(item).map(([method, operation]) => {
+      const tooLarge = operation?.responses?.["431"]
+      if (tooLarge === undefined) return [method, operation]
+      const html = {
+        schema: { type: "string", description: "uWebSockets.js's own page, for header blocks of about 64 KB or more" }
+      }
+      return [method, { ...operation, responses: { ...operation.responses, "431": { ...tooLarge, content: { ...tooLarge.content, "text/html": html } } } }]
+    }))
+  }
+  return { ...spec, paths }
+}

@@ -9,6 +9,19 @@ export interface Answer {
   readonly text: string
 }
 
+/**
+ * The media type of an unlabeled body, sniffed as RFC 9110 §8.3 allows (uWebSockets.js's own 431
+ * page has no Content-Type): JSON or HTML; anything else stays unknown and fails the check.
+ */
+const sniff = (text: string): string => {
+  try {
+    JSON.parse(text)
+    return "application/json"
+  } catch {
+    return /^\s*<(!doctype html|html|h1|head|body|p)\b/i.test(text) ? "text/html" : "(none)"
+  }
+}
+
 const DOCUMENT_ID = "urn:vault-gateway:contract:openapi"
 
 const escape = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1")
@@ -56,7 +69,7 @@ export const makeResponseChecker = (document: OpenApiDocument) => {
     if (documentedKey === null) return `status ${status} is not documented for ${operation.id} (documented: ${Object.keys(operation.responses).join(", ")})`
     const content: Record<string, any> | undefined = operation.responses[documentedKey].content
     if (content === undefined || Object.keys(content).length === 0) return null
-    const mediaType = (answer.contentType ?? "").split(";")[0]!.trim().toLowerCase()
+    const mediaType = answer.contentType === null ? sniff(answer.text) : answer.contentType.split(";")[0]!.trim().toLowerCase()
     if (!(mediaType in content)) return `content type "${answer.contentType}" is not documented for ${status} (documented: ${Object.keys(content).join(", ")})`
     if (!/^application\/(.+\+)?json$/.test(mediaType)) return null
     let body: unknown
