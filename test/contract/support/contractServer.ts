@@ -5,6 +5,7 @@ import { RateLimiterLive } from "../../../layers/memory/RateLimiterLive.ts"
 import { BuilderCodesLive } from "../../../layers/postgres/BuilderCodesLive.ts"
 import { KeyUsageLive } from "../../../layers/postgres/KeyUsageLive.ts"
 import { PartnerKeysLive } from "../../../layers/postgres/PartnerKeysLive.ts"
+import { wallet } from "../../../src/bench/support/buildWorld.ts"
 import { gatewayForTest } from "../../../src/bench/support/httpTestServer.ts"
 import { liveStatus } from "../../../src/bench/support/projectionTest.ts"
 import { TestDatabase } from "../../../src/bench/support/testDatabase.ts"
@@ -20,8 +21,9 @@ export const UNLISTED = "BUNDeH5A4c47bcEoAjBhN3sCjLgYnRsmt9ibMztqVkC9" as Addres
 export const UNKNOWN_VAULT = "4k3Dyjzvzp8eMZWUXbBCjEvwSkkk59S5iCNLY3QrkX6R" as Address
 export const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" as Address
 export const BUILDER = "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB" as Address
-export const ALICE = "7vfCXTUXx5WJV5JADk17DUJ4ksgau7utNKj4b963voxs" as Address
-export const BOB = "3NZ9JMVBmGAqocybic2c7LQCJScmgsAZ6vQqTDzcqmJh" as Address
+// users are real ed25519 keys (on the curve), so the builders accept them
+export const ALICE = wallet("alice")
+export const BOB = wallet("bob")
 export const NOBODY = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin" as Address
 export const LEGACY_IDS = ["76", "48"]
 

@@ -4,6 +4,8 @@ export interface ContractFixtures {
   readonly values: Readonly<Record<string, ReadonlyArray<unknown>>>
   /** Per operation id, values that replace `values` (e.g. ids of keys that are safe to revoke). */
   readonly perOperation?: Readonly<Record<string, Readonly<Record<string, ReadonlyArray<unknown>>>>>
+  /** Optional parameters valid requests leave out (e.g. `cursor`: only the server can make a valid one). */
+  readonly omit?: ReadonlyArray<string>
   /** Valid bodies per operation id, for operations whose body schema is too open to generate one that passes. */
   readonly bodies?: Readonly<Record<string, ReadonlyArray<unknown>>>
   /** Well-formed values that name nothing on the server, by parameter name (an unknown vault address). */

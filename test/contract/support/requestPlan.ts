@@ -79,6 +79,7 @@ const validDraft = (context: PlanContext, operation: Operation): Draft => {
   const credentials = credentialHeaders(context, operation)
   const headers: Record<string, string> = { ...credentials.headers }
   for (const parameter of operation.parameters) {
+    if (!parameter.required && context.fixtures.omit?.includes(parameter.name)) continue
     if (parameter.in === "path") path[parameter.name] = paramValue(context, operation, parameter)
     else if (parameter.in === "query" && (parameter.required || random.chance(0.5))) query.push([parameter.name, paramValue(context, operation, parameter)])
     else if (parameter.in === "header" && (parameter.required || random.chance(0.5))) headers[parameter.name.toLowerCase()] = paramValue(context, operation, parameter)

@@ -13,12 +13,24 @@ export interface Violation {
   readonly body: string
 }
 
+export interface Coverage {
+  sent: number
+  valid: number
+  /** Statuses answered to the valid requests and to all of them. */
+  validStatuses: Record<string, number>
+  statuses: Record<string, number>
+  /** The first answer to a valid request per status other than 200, cut short: why valid requests fail. */
+  validRefusals: Record<string, string>
+  /** Time spent waiting for answers. */
+  millis: number
+}
+
 export interface ContractRun {
   readonly seed: number
   readonly requests: number
   readonly violations: ReadonlyArray<Violation>
   /** Per operation id: how many requests, and the statuses answered. */
-  readonly coverage: Readonly<Record<string, { sent: number; valid: number; statuses: Record<string, number> }>>
+  readonly coverage: Readonly<Record<string, Coverage>>
   readonly millis: number
 }
 
@@ -81,21 +93,27 @@ export const runContract = async (options: ContractOptions): Promise<ContractRun
   }
   const check = makeResponseChecker(options.document)
   const violations: Array<Violation> = []
-  const coverage: Record<string, { sent: number; valid: number; statuses: Record<string, number> }> = {}
+  const coverage: Record<string, Coverage> = {}
   let next = 0
   const worker = async () => {
     while (next < plan.length) {
       const request = plan[next++]!
       let answer: Answer
+      const sentAt = performance.now()
       try {
         answer = await send(options.baseUrl, options.fixtures, request)
       } catch (error) {
         violations.push({ operation: request.operation.id, variant: request.variant, request: describe(request), status: 0, reason: `no answer: ${String((error as Error).cause ?? error)}`, body: "" })
         continue
       }
-      const entry = (coverage[request.operation.id] ??= { sent: 0, valid: 0, statuses: {} })
+      const entry = (coverage[request.operation.id] ??= { sent: 0, valid: 0, validStatuses: {}, validRefusals: {}, statuses: {}, millis: 0 })
       entry.sent++
-      if (request.variant === "valid") entry.valid++
+      entry.millis += performance.now() - sentAt
+      if (request.variant === "valid") {
+        entry.valid++
+        entry.validStatuses[answer.status] = (entry.validStatuses[answer.status] ?? 0) + 1
+        if (answer.status !== 200) entry.validRefusals[answer.status] ??= answer.text.slice(0, 160)
+      }
       entry.statuses[answer.status] = (entry.statuses[answer.status] ?? 0) + 1
       const reason = check(request.operation, answer)
       if (reason !== null) {
@@ -123,3 +141,12 @@ export const summarize = (run: ContractRun): string => {
     )
   ].join("\n")
 }
+
+/** One line per operation: requests, valid ones and their statuses, time waited. */
+export const coverageTable = (run: ContractRun): string =>
+  Object.entries(run.coverage)
+    .map(([id, entry]) =>
+      `${id.padEnd(36)} ${String(entry.sent).padStart(5)} sent, ${String(entry.valid).padStart(4)} valid ${JSON.stringify(entry.validStatuses)} all ${JSON.stringify(entry.statuses)} ${Math.round(entry.millis / entry.sent)} ms avg` +
+        Object.entries(entry.validRefusals).map(([status, text]) => `\n    valid -> ${status}: ${text}`).join("")
+    )
+    .join("\n")
