@@ -66,6 +66,8 @@ const bodyOf = (context: PlanContext, operation: Operation): { contentType: stri
 interface Draft {
   path: Record<string, string>
   query: Array<[string, string]>
+  /** Query text appended as is (malformed percent-escapes and separators). */
+  rawQuery?: string
   headers: Record<string, string>
   body?: string | Uint8Array
   withSession: boolean
@@ -170,6 +172,12 @@ const MUTATIONS: Record<string, { applies: (operation: Operation, context: PlanC
       draft.query.push([random.pick(["foo", "__proto__", "constructor", "limit[]", "a".repeat(100)]), random.pick(JUNK)])
     }
   },
+  "query:raw-junk": {
+    applies: () => true,
+    apply: ({ random }, _, draft) => {
+      draft.rawQuery = random.pick(["a=%ZZ", "%", "=&&=", "&&&", "limit=%E2%82", "a[b]=1", "=x", "x", "%00=%00", "limit=1;cursor=2", "+=+"])
+    }
+  },
   "header:oversize": {
     applies: () => true,
     apply: ({ random }, _, draft) => {
@@ -247,6 +255,22 @@ const MUTATIONS: Record<string, { applies: (operation: Operation, context: PlanC
       draft.body = JSON.stringify(object)
     }
   },
+  "body:odd-json": {
+    applies: (operation) => operation.body !== null,
+    apply: ({ random }, _, draft) => {
+      const valid = typeof draft.body === "string" ? draft.body : "{}"
+      draft.headers["content-type"] = "application/json"
+      draft.body = random.pick([
+        `\ufeff${valid}`,
+        valid.startsWith("{") && valid.length > 2 ? `{"userAddress":"x",${valid.slice(1)}` : `{"a":1,"a":2}`,
+        ` \n${valid}\n `,
+        valid.replace(/"(\d+)"/, "$1e400"),
+        valid.replace(/"(\d+)"/, "-$1"),
+        valid.replace(/"$/, "\\ud800\""),
+        "{\"__proto__\":{\"polluted\":true}}"
+      ])
+    }
+  },
   "body:deep": {
     applies: (operation) => operation.body !== null,
     apply: ({ random }, _, draft) => {
@@ -291,6 +315,20 @@ const MUTATIONS: Record<string, { applies: (operation: Operation, context: PlanC
       draft.headers.authorization = "Bearer vg_sandbox_other_key_00000000000000"
     }
   },
+  "credential:wrong-kind": {
+    applies: (operation, context) => operation.security.length > 0 && context.fixtures.credentials.apiKeys.length > 0,
+    apply: ({ random, fixtures }, _, draft) => {
+      // a key where a session is asked for, a session where a key is
+      if (draft.withSession) {
+        draft.withSession = false
+        draft.headers["x-api-key"] = random.pick(fixtures.credentials.apiKeys)
+      } else {
+        delete draft.headers["x-api-key"]
+        delete draft.headers.authorization
+        draft.withSession = true
+      }
+    }
+  },
   "cookie:bad": {
     applies: () => true,
     apply: ({ random }, _, draft) => {
@@ -327,7 +365,10 @@ const render = (operation: Operation, draft: Draft, variant: string): PlannedReq
     // hostile path values that are already percent-escapes go out as written
     return /^%[0-9A-F]{2}/i.test(value) ? value : enc(value)
   })
-  const query = draft.query.map(([name, value]) => `${enc(name)}=${/^%[0-9A-F]{2}$/i.test(value) ? value : enc(value)}`).join("&")
+  const query = [
+    ...draft.query.map(([name, value]) => `${enc(name)}=${/^%[0-9A-F]{2}$/i.test(value) ? value : enc(value)}`),
+    ...(draft.rawQuery === undefined ? [] : [draft.rawQuery])
+  ].join("&")
   return {
     operation,
     variant,

@@ -44,8 +44,21 @@ export interface ContractOptions {
   readonly concurrency?: number
   /** Share of valid requests (default 0.5); the rest are hostile variants. */
   readonly validShare?: number
+  /**
+   * Pages on: a 200 to a valid request whose body has a cursor (`read`) is followed by a request for
+   * the next page (query parameter `param`), up to one follow-up per `every` such answers.
+   */
+  readonly followCursor?: { readonly param: string; readonly read: (body: any) => unknown; readonly every?: number }
   /** Only these operation ids (default: all). */
   readonly only?: ReadonlyArray<string>
+}
+
+const cursorOf = (read: (body: any) => unknown, text: string): unknown => {
+  try {
+    return read(JSON.parse(text))
+  } catch {
+    return undefined
+  }
 }
 
 const describe = (request: PlannedRequest) => {
@@ -94,6 +107,8 @@ export const runContract = async (options: ContractOptions): Promise<ContractRun
   const check = makeResponseChecker(options.document)
   const violations: Array<Violation> = []
   const coverage: Record<string, Coverage> = {}
+  const follow = options.followCursor
+  let pagesSeen = 0
   let next = 0
   const worker = async () => {
     while (next < plan.length) {
@@ -115,13 +130,21 @@ export const runContract = async (options: ContractOptions): Promise<ContractRun
         if (answer.status !== 200) entry.validRefusals[answer.status] ??= answer.text.slice(0, 160)
       }
       entry.statuses[answer.status] = (entry.statuses[answer.status] ?? 0) + 1
+      if (follow !== undefined && answer.status === 200 && (request.variant === "valid" || request.variant === "next-page") && request.operation.parameters.some((p) => p.name === follow.param)) {
+        const cursor = cursorOf(follow.read, answer.text)
+        if (typeof cursor === "string" && pagesSeen++ % (follow.every ?? 2) === 0) {
+          const target = request.target.includes("?") ? `${request.target}&${follow.param}=${encodeURIComponent(cursor)}` : `${request.target}?${follow.param}=${encodeURIComponent(cursor)}`
+          plan.push({ ...request, variant: "next-page", target })
+        }
+      }
       const reason = check(request.operation, answer)
       if (reason !== null) {
         violations.push({ operation: request.operation.id, variant: request.variant, request: describe(request), status: answer.status, reason, body: answer.text.slice(0, 300) })
       }
     }
   }
-  await Promise.all(Array.from({ length: options.concurrency ?? 6 }, worker))
+  // a worker may find the queue empty while another is about to add a next page: loop until drained
+  while (next < plan.length) await Promise.all(Array.from({ length: options.concurrency ?? 6 }, worker))
   return { seed: options.seed, requests: plan.length, violations, coverage, millis: Math.round(performance.now() - started) }
 }
 
