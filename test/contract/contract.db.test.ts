@@ -19,6 +19,8 @@ const REQUESTS = Number(process.env.CONTRACT_REQUESTS ?? 10_000)
 // to chase one finding: CONTRACT_ONLY=auth.verify,org.transferOwner (the run then does not check coverage);
 // CONTRACT_COVERAGE=1 prints what each operation answered
 const ONLY = process.env.CONTRACT_ONLY?.split(",")
+// share of valid requests in the main run (the rest are hostile)
+const VALID_SHARE = Number(process.env.CONTRACT_VALID_SHARE ?? 0.5)
 
 const fixture = contractFixture()
 
@@ -152,7 +154,7 @@ describe("contract: every answer agrees with /openapi.json", () => {
         const url = yield* serverUrl
         const document = yield* fetchDocument(url)
         const fixtures = yield* fixturesFor(url)
-        const run = yield* Effect.promise(() => runContract({ document, baseUrl: url, seed: SEED, fixtures, requests: REQUESTS, followCursor, ...(ONLY === undefined ? {} : { only: ONLY }) }))
+        const run = yield* Effect.promise(() => runContract({ document, baseUrl: url, seed: SEED, fixtures, requests: REQUESTS, validShare: VALID_SHARE, followCursor, ...(ONLY === undefined ? {} : { only: ONLY }) }))
         console.log(`contract run: seed ${run.seed}, ${run.requests} requests in ${run.millis} ms, ${run.violations.length} violations`)
         if (run.violations.length > 0 || process.env.CONTRACT_COVERAGE !== undefined) console.log(coverageTable(run))
         expect(run.requests).toBeGreaterThanOrEqual(REQUESTS)
