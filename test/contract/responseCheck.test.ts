@@ -15,7 +15,8 @@ const document: OpenApiDocument = {
           "200": { description: "ok", ...json({ $ref: "#/components/schemas/Thing" }) },
           "4XX": { description: "client errors", ...json(envelope) },
           "500": { description: "documented, still a failure", ...json(envelope) },
-          "503": { description: "not live", ...json(envelope) }
+          "503": { description: "not live", ...json(envelope) },
+          "401": { description: "no key", headers: { "WWW-Authenticate": { required: true, schema: { type: "string" } } }, ...json(envelope) }
         }
       }
     },
@@ -34,11 +35,12 @@ const document: OpenApiDocument = {
 
 const [get, post] = operationsOf(document)
 const check = makeResponseChecker(document)
-const answer = (status: number, body: unknown, contentType: string | null = "application/json", retryAfter: string | null = null) => ({
+const answer = (status: number, body: unknown, contentType: string | null = "application/json", retryAfter: string | null = null, headers: Record<string, string> = {}) => ({
   status,
   contentType,
   retryAfter,
-  text: typeof body === "string" ? body : JSON.stringify(body)
+  text: typeof body === "string" ? body : JSON.stringify(body),
+  header: (name: string) => headers[name] ?? null
 })
 
 describe("the contract checker's verdicts", () => {
@@ -63,6 +65,12 @@ describe("the contract checker's verdicts", () => {
     expect(check(get!, answer(503, { success: false, error: "NOT_LIVE" }))).toMatch(/503 without Retry-After/)
     expect(check(get!, answer(503, { success: false, error: "NOT_LIVE" }, "application/json", "5"))).toBeNull()
     expect(check(post!, answer(503, { success: false, error: "NOT_LIVE" }, "application/json", "5"))).toBeNull()
+  })
+
+  it("a header the document requires on the answer must be there", () => {
+    const refused = { success: false, error: "UNAUTHORIZED" }
+    expect(check(get!, answer(401, refused))).toBe("401 lacks the header WWW-Authenticate the document requires")
+    expect(check(get!, answer(401, refused, "application/json", null, { "www-authenticate": "Bearer realm=\"x\"" }))).toBeNull()
   })
 
   it("a content type the status does not list is reported; an unlabeled body is sniffed", () => {

@@ -1,12 +1,14 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js"
 import addFormats from "ajv-formats"
-import type { OpenApiDocument, Operation } from "./openApiDocument.ts"
+import { deref, type OpenApiDocument, type Operation } from "./openApiDocument.ts"
 
 export interface Answer {
   readonly status: number
   readonly contentType: string | null
   readonly retryAfter: string | null
   readonly text: string
+  /** Response header by name (lower case), null when absent. */
+  readonly header?: (name: string) => string | null
 }
 
 /**
@@ -67,6 +69,12 @@ export const makeResponseChecker = (document: OpenApiDocument) => {
       return answer.status === 503 ? `503 without Retry-After or not documented` : `server error ${status}`
     }
     if (documentedKey === null) return `status ${status} is not documented for ${operation.id} (documented: ${Object.keys(operation.responses).join(", ")})`
+    for (const [name, declared] of Object.entries<any>(operation.responses[documentedKey].headers ?? {})) {
+      const header = declared?.$ref === undefined ? declared : deref(document, declared)
+      if (header?.required === true && answer.header !== undefined && answer.header(name.toLowerCase()) === null) {
+        return `${status} lacks the header ${name} the document requires`
+      }
+    }
     const content: Record<string, any> | undefined = operation.responses[documentedKey].content
     if (content === undefined || Object.keys(content).length === 0) return null
     const mediaType = answer.contentType === null ? sniff(answer.text) : answer.contentType.split(";")[0]!.trim().toLowerCase()

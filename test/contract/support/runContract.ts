@@ -83,7 +83,8 @@ const send = async (baseUrl: string, fixtures: ContractFixtures, request: Planne
     status: response.status,
     contentType: response.headers.get("content-type"),
     retryAfter: response.headers.get("retry-after"),
-    text: await response.text()
+    text: await response.text(),
+    header: (name) => response.headers.get(name)
   }
 }
 
