@@ -21,6 +21,7 @@ const REQUESTS = Number(process.env.CONTRACT_REQUESTS ?? 10_000)
 const ONLY = process.env.CONTRACT_ONLY?.split(",")
 // share of valid requests in the main run (the rest are hostile)
 const VALID_SHARE = Number(process.env.CONTRACT_VALID_SHARE ?? 0.5)
+const CONCURRENCY = Number(process.env.CONTRACT_CONCURRENCY ?? 6)
 
 const fixture = contractFixture()
 
@@ -154,7 +155,7 @@ describe("contract: every answer agrees with /openapi.json", () => {
         const url = yield* serverUrl
         const document = yield* fetchDocument(url)
         const fixtures = yield* fixturesFor(url)
-        const run = yield* Effect.promise(() => runContract({ document, baseUrl: url, seed: SEED, fixtures, requests: REQUESTS, validShare: VALID_SHARE, followCursor, ...(ONLY === undefined ? {} : { only: ONLY }) }))
+        const run = yield* Effect.promise(() => runContract({ document, baseUrl: url, seed: SEED, fixtures, requests: REQUESTS, validShare: VALID_SHARE, concurrency: CONCURRENCY, followCursor, ...(ONLY === undefined ? {} : { only: ONLY }) }))
         console.log(`contract run: seed ${run.seed}, ${run.requests} requests in ${run.millis} ms, ${run.violations.length} violations`)
         if (run.violations.length > 0 || process.env.CONTRACT_COVERAGE !== undefined) console.log(coverageTable(run))
         expect(run.requests).toBeGreaterThanOrEqual(REQUESTS)
