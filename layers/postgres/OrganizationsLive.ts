@@ -175,6 +175,8 @@ export const OrganizationsLive = Layer.effect(
 
       rotateKey: (actor, id) =>
         Effect.gen(function*() {
+          // the organization first, like Generate: locking the key row first deadlocks against it
+          yield* lockOrganization(actor.organizationId)
           const old = yield* keyOf(actor, id)
           const [previous] = yield* sql<KeyRow>`
             UPDATE partner_key
@@ -193,6 +195,7 @@ export const OrganizationsLive = Layer.effect(
 
       revokeKey: (actor, id) =>
         Effect.gen(function*() {
+          yield* lockOrganization(actor.organizationId)
           yield* keyOf(actor, id)
           const [row] = yield* sql<KeyRow>`UPDATE partner_key SET revoked_at = now() WHERE id = ${id}::uuid RETURNING ${keyColumns}`
           yield* announce(row!.keyHash)

@@ -45,7 +45,14 @@ const badRequest = (code: BadRequestCode, message: string): BadRequest =>
   new BadRequest({ code, message: truncate(message, MAX_MESSAGE) })
 
 const fromParseIssue = (issue: ParseResult.ParseIssue, defaultCode: BadRequestCode, where: string): BadRequest => {
-  const first = ParseResult.ArrayFormatter.formatIssueSync(issue)[0]
+  let first: ParseResult.ArrayFormatterIssue | undefined
+  try {
+    first = ParseResult.ArrayFormatter.formatIssueSync(issue)[0]
+  } catch {
+    // the message quotes the value it got, and a deeply nested one (`[[[[...]]]]`) overflows the
+    // stack of Effect's formatter: the answer is still a 400, without the quote
+    first = undefined
+  }
   const path = first === undefined || first.path.length === 0 ? "" : ` ${first.path.map(String).join(".")}`
   return badRequest(codeOfIssue(issue) ?? defaultCode, `${where}${path}: ${first?.message ?? "invalid"}`)
 }

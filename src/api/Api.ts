@@ -1,7 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { VERSION } from "../version.ts"
 import { BadRequestResponse, HeadersTooLargeResponse, InternalErrorResponse, UriTooLongResponse } from "./errors.ts"
-import { withoutHttpApiDecodeError } from "./openApiTransform.ts"
+import { withoutHttpApiDecodeError, withTransportHeaderAnswer } from "./openApiTransform.ts"
 import { BuildsApi } from "./builds/BuildsApi.ts"
 import { LegacyBuildsApi } from "./builds/LegacyBuildsApi.ts"
 import { PublicApi } from "./public/PublicApi.ts"
@@ -57,7 +57,7 @@ export const Api = HttpApi.make("vault-gateway")
         "Builder control plane: `/v2/auth/*` (Sign-In With Solana, wallet sessions in an HttpOnly cookie) and " +
         "`/v2/org/*` (organization, API keys, builder codes, audit log). Those routes take only the session " +
         "cookie, never a partner key; state-changing ones need `Origin` equal to the gateway's public origin.",
-      transform: withoutHttpApiDecodeError
+      transform: (spec) => withTransportHeaderAnswer(withoutHttpApiDecodeError(spec))
     })
   )
 

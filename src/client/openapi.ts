@@ -2314,6 +2314,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -2370,6 +2371,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -2426,6 +2428,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -2533,6 +2536,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -2640,6 +2644,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -2746,6 +2751,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -2854,6 +2860,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -2962,6 +2969,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -3070,6 +3078,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -3146,6 +3155,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -3202,6 +3212,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -3294,6 +3305,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -3398,6 +3410,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -3503,6 +3516,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -3608,6 +3622,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -3702,6 +3717,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -3794,6 +3810,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -3907,6 +3924,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -4011,6 +4029,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -4103,6 +4122,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -4207,6 +4227,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -4311,6 +4332,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -4415,6 +4437,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -4509,6 +4532,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -4608,6 +4632,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -4717,6 +4742,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -4820,6 +4846,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -4912,6 +4939,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -5026,6 +5054,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -5109,6 +5138,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -5205,6 +5235,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -5279,6 +5310,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -5353,6 +5385,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -5427,6 +5460,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -5512,6 +5546,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -5586,6 +5621,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -5680,6 +5716,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -5796,6 +5833,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -5870,6 +5908,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -5977,6 +6016,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -6084,6 +6124,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -6189,6 +6230,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -6294,6 +6336,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -6368,6 +6411,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -6475,6 +6519,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -6580,6 +6625,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -6685,6 +6731,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */
@@ -6764,6 +6811,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
                 };
             };
             /** @description Unexpected failure, logged with the request id */

@@ -1,5 +1,5 @@
 import { Effect, Redacted } from "effect"
-import { type IssuedOrganizationKey, type OrganizationKey, Organizations } from "../../../services/Organizations.ts"
+import { type IssuedOrganizationKey, OrganizationCodeNotFound, type OrganizationKey, Organizations } from "../../../services/Organizations.ts"
 import { clearedSessionCookie } from "../../domain/controlPlane/sessionCookie.ts"
 import { CLAIMABLE_CODE, CODE_RULE } from "../../domain/controlPlane/codeName.ts"
 import { ownerTransferStatement } from "../../domain/controlPlane/signIn.ts"
@@ -63,7 +63,8 @@ export const OrgHandlersLive = (settings: ControlPlaneSettings) =>
 
       const setEnabled = (enabled: boolean) => ({ path, request }: { readonly path: { readonly code: string }; readonly request: RequestInfo }) =>
         idempotent(request, null, (who) =>
-          organizations.setCodeEnabled(who, path.code, enabled).pipe(
+          // a name no code can have is not looked up (the database refuses some bytes, e.g. NUL)
+          (CLAIMABLE_CODE.test(path.code) ? organizations.setCodeEnabled(who, path.code, enabled) : Effect.fail(new OrganizationCodeNotFound({ code: path.code }))).pipe(
             Effect.catchTag("OrganizationCodeNotFound", () => Effect.fail(codeNotFound(path.code))),
             Effect.map((code) => ({ success: true as const, data: { code: codeView(code) } }))
           ))

@@ -346,6 +346,41 @@ describe("builder control plane", () => {
         expect(listed).toMatchObject({ scopes: ["reads", "stream"], active: true })
       }))
 
+    it.effect("hostile and racing requests are 4xx or 200, never 500: deep JSON, a NUL in a code, rotate and revoke against Generate", () =>
+      Effect.gen(function*() {
+        const { client, url, wallet } = yield* setUp
+        yield* signIn(client, wallet)
+        const deep = "[".repeat(3_000) + "]".repeat(3_000)
+        const verify = yield* fetchJson(`${url}/v2/auth/verify`, { method: "POST", body: deep, headers: { "content-type": "application/json", origin: ORIGIN } })
+        expect(verify.status).toBe(400)
+        expect(verify.body.error).toBe("INVALID_BODY")
+        for (const action of ["enable", "disable"]) {
+          const nul = yield* client.post(`/v2/org/codes/%00/${action}`)
+          expect(nul.status).toBe(404)
+          expect(nul.body.error).toBe("CODE_NOT_FOUND")
+        }
+        // each round: keys rotated and revoked while Generate revokes them all (a deadlock was a 500)
+        for (let round = 0; round < 5; round++) {
+          const ids: Array<string> = []
+          for (let i = 0; i < 4; i++) {
+            const issued = yield* client.post("/v2/org/keys", { name: `race-${round}-${i}`, scopes: ["reads"] })
+            secrets.push(issued.body.data.key)
+            ids.push(issued.body.data.apiKey.id)
+          }
+          const answers = yield* Effect.all(
+            [
+              client.post("/v2/org/keys/generate", { name: `generated-${round}` }),
+              ...ids.map((id, i) => client.post(`/v2/org/keys/${id}/${i % 2 === 0 ? "rotate" : "revoke"}`))
+            ],
+            { concurrency: "unbounded" }
+          )
+          for (const answer of answers) {
+            if (answer.status === 200 && typeof answer.body.data.key === "string") secrets.push(answer.body.data.key)
+            expect([200, 404], JSON.stringify(answer.body)).toContain(answer.status)
+          }
+        }
+      }))
+
     it.effect("no plaintext key or session token in any log line", () =>
       Effect.sync(() => {
         expect(secrets.length).toBeGreaterThan(5)
