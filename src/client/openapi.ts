@@ -1634,6 +1634,7 @@ export interface components {
             success: true;
             data: components["schemas"]["PlatformStats"];
             asOf: components["schemas"]["AsOf"];
+            priceAsOf: components["schemas"]["PriceAsOf"];
         };
         PlatformStats: {
             vaultCount: components["schemas"]["Int"];

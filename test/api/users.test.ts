@@ -153,6 +153,8 @@ describe("user reads", () => {
         })
         expect(body.data.degradedVaults).toEqual([DEGRADED_VAULT])
         expect(body.data.tvlUsd).toBeNull()
+        // nothing priced (this server has no price feeds): the freshness of no price is null
+        expect(body.priceAsOf).toBeNull()
       }))
 
     it.effect("503 with Retry-After while the projection is not live", () =>

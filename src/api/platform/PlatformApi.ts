@@ -1,10 +1,10 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { ProjectionUnavailableResponse } from "../errors.ts"
-import { chainEnvelope } from "../schemas.ts"
+import { pricedEnvelope } from "../schemas.ts"
 import { PlatformStats } from "./platformStats.ts"
 import { PartnerKey } from "../security/PartnerKey.ts"
 
-export const PlatformStatsBody = chainEnvelope(PlatformStats).annotations({ identifier: "PlatformStatsResponse" })
+export const PlatformStatsBody = pricedEnvelope(PlatformStats).annotations({ identifier: "PlatformStatsResponse" })
 
 /** Cross-vault figures from the projection. */
 export const PlatformApi = HttpApiGroup.make("platform")

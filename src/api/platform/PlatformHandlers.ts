@@ -5,6 +5,7 @@ import { type CapitalFlowTotals, VaultHistory } from "../../../services/VaultHis
 import { Api } from "../Api.ts"
 import { BodiesPerVersion } from "../bodiesPerVersion.ts"
 import { implementGroup } from "../handlers.ts"
+import { PricesSeen } from "../pricesSeen.ts"
 import { stateAsOf } from "../vaults/vaultPath.ts"
 import { PlatformStatsBody } from "./PlatformApi.ts"
 import { toPlatformStats } from "./platformStats.ts"
@@ -20,11 +21,11 @@ export const PlatformHandlersLive = implementGroup(
     const prices = yield* Prices
     const history = yield* VaultHistory
     // O(vaults) to build: at most once per projection version and capital-flows refresh.
-    const bodies = new BodiesPerVersion(PlatformStatsBody, (state, flows: CapitalFlowTotals) => ({
-      success: true as const,
-      data: toPlatformStats(state, prices.priceOf, flows),
-      asOf: stateAsOf(state)
-    }))
+    const bodies = new BodiesPerVersion(PlatformStatsBody, (state, flows: CapitalFlowTotals) => {
+      const seen = new PricesSeen(prices.priceOf)
+      const data = toPlatformStats(state, seen.priceOf, flows)
+      return { success: true as const, data, asOf: stateAsOf(state), priceAsOf: seen.priceAsOf }
+    })
     let cached: { readonly at: number; readonly flows: CapitalFlowTotals } | null = null
     const capitalFlows = Effect.suspend(() =>
       cached !== null && Date.now() - cached.at < FLOWS_TTL_MS
