@@ -1614,7 +1614,7 @@ export interface components {
         Portfolio: {
             user: components["schemas"]["Address"];
             positions: {
-                bundleKey: components["schemas"]["Address"];
+                vault: components["schemas"]["Address"];
                 asset: components["schemas"]["AssetInfo"];
                 shares: components["schemas"]["TokenQuantity"];
                 value: components["schemas"]["Amount"];
@@ -1843,7 +1843,7 @@ export interface components {
         };
         ReferrerCohortUser: {
             position: components["schemas"]["Address"];
-            wallet: components["schemas"]["Address"];
+            user: components["schemas"]["Address"];
             vault: components["schemas"]["Address"];
             shares: components["schemas"]["TokenQuantity"];
             value: components["schemas"]["Amount"] | null;
@@ -1877,7 +1877,7 @@ export interface components {
         ReferrerFlow: {
             signature: string;
             eventIndex: components["schemas"]["Int"];
-            wallet: components["schemas"]["Address"];
+            user: components["schemas"]["Address"];
             vault: components["schemas"]["Address"];
             /** @enum {string} */
             kind: "deposit" | "withdrawal" | "refund";

@@ -124,19 +124,19 @@ describe("GET /v2/referrer/{address}/flows over the event log", () => {
         expect(response.body.data.nextCursor).toBeNull()
         expect(response.body.data.flows).toEqual([
           {
-            signature: "refundA", eventIndex: 0, wallet: ALICE, vault: USDC_VAULT, kind: "refund", stage: "processed",
+            signature: "refundA", eventIndex: 0, user: ALICE, vault: USDC_VAULT, kind: "refund", stage: "processed",
             amount: { raw: "1000000", token: "1", usd: null }, estimated: false, shares: null, slot: 60, time: DAY + 86_400
           },
           {
-            signature: "wdA", eventIndex: 0, wallet: ALICE, vault: USDC_VAULT, kind: "withdrawal", stage: "requested",
+            signature: "wdA", eventIndex: 0, user: ALICE, vault: USDC_VAULT, kind: "withdrawal", stage: "requested",
             amount: { raw: "2500000", token: "2.5", usd: null }, estimated: true, shares: "2000000", slot: 50, time: DAY + 86_399
           },
           {
-            signature: "bindC", eventIndex: 1, wallet: CAROL, vault: GONE_VAULT, kind: "deposit", stage: "requested",
+            signature: "bindC", eventIndex: 1, user: CAROL, vault: GONE_VAULT, kind: "deposit", stage: "requested",
             amount: null, estimated: false, shares: null, slot: 30, time: DAY + 30
           },
           {
-            signature: "bindA", eventIndex: 1, wallet: ALICE, vault: USDC_VAULT, kind: "deposit", stage: "requested",
+            signature: "bindA", eventIndex: 1, user: ALICE, vault: USDC_VAULT, kind: "deposit", stage: "requested",
             amount: { raw: "5000000", token: "5", usd: null }, estimated: false, shares: null, slot: 10, time: DAY + 10
           }
         ])
@@ -248,18 +248,18 @@ describe("GET /v2/referrer/{address}/flows over the event log", () => {
         const response = yield* fetchJson(flowsUrl(url, "limit=2"), keyed)
         expect(response.body.data.flows).toEqual([
           {
-            signature: "keeper", eventIndex: 2, wallet: ALICE, vault: USDC_VAULT, kind: "withdrawal", stage: "processed",
+            signature: "keeper", eventIndex: 2, user: ALICE, vault: USDC_VAULT, kind: "withdrawal", stage: "processed",
             amount: { raw: "4000000", token: "4", usd: null }, estimated: false, shares: null, slot: 2_000, time: DAY + 180_000
           },
           {
-            signature: "keeper", eventIndex: 0, wallet: ALICE, vault: USDC_VAULT, kind: "deposit", stage: "processed",
+            signature: "keeper", eventIndex: 0, user: ALICE, vault: USDC_VAULT, kind: "deposit", stage: "processed",
             amount: { raw: "5000000", token: "5", usd: null }, estimated: false, shares: null, slot: 2_000, time: DAY + 180_000
           }
         ])
         const next = yield* fetchJson(flowsUrl(url, `limit=1&cursor=${encodeURIComponent(response.body.data.nextCursor)}`), keyed)
         expect(next.body.data.flows[0].signature).toBe("late")
         const other = yield* fetchJson(flowsUrl(url, "limit=1", OTHER), keyed)
-        expect(other.body.data.flows[0]).toMatchObject({ signature: "keeper", eventIndex: 1, wallet: BOB, kind: "deposit", stage: "processed" })
+        expect(other.body.data.flows[0]).toMatchObject({ signature: "keeper", eventIndex: 1, user: BOB, kind: "deposit", stage: "processed" })
       }))
   })
 })

@@ -142,18 +142,18 @@ describe("builder reporting through a claim and tier moves on the sandbox chain"
       // (the history backfill and the event log's write of the binding may still be under way: wait for them)
       const users = yield* eventually(fetchJson(`${url}/v2/referrer/${B}/users?vault=${V}&limit=100`, keyed), (response) =>
         response.status === 200 && response.body.data.users.every((entry: { binding: string }) => entry.binding === "recorded"))
-      const row = users.body.data.users.find((entry: { wallet: string }) => entry.wallet === user.keypair.address)
+      const row = users.body.data.users.find((entry: { user: string }) => entry.user === user.keypair.address)
       expect(row).toMatchObject({ binding: "recorded", bindTimeRates: { referralPfeeBps: 0, referralMfeeBps: 0, referralTierIndex: null } })
       expect(row.firstAttributedAt).toBeGreaterThan(0)
       for (const entry of users.body.data.users) expect(entry.binding).toBe("recorded")
       const flows = yield* eventually(fetchJson(`${url}/v2/referrer/${B}/flows?limit=5`, keyed), (response) =>
-        response.status === 200 && response.body.data.flows[0]?.wallet === user.keypair.address && response.body.data.flows[1]?.wallet === user.keypair.address)
+        response.status === 200 && response.body.data.flows[0]?.user === user.keypair.address && response.body.data.flows[1]?.user === user.keypair.address)
       const [processedDeposit, requestedDeposit] = flows.body.data.flows
       expect(processedDeposit).toMatchObject({
-        wallet: user.keypair.address, vault: V, kind: "deposit", stage: "processed", amount: { raw: deposit.toString() }, estimated: false, shares: null
+        user: user.keypair.address, vault: V, kind: "deposit", stage: "processed", amount: { raw: deposit.toString() }, estimated: false, shares: null
       })
       expect(requestedDeposit).toMatchObject({
-        wallet: user.keypair.address, vault: V, kind: "deposit", stage: "requested", amount: { raw: deposit.toString() }
+        user: user.keypair.address, vault: V, kind: "deposit", stage: "requested", amount: { raw: deposit.toString() }
       })
       expect(processedDeposit.slot).toBeGreaterThan(requestedDeposit.slot)
 
@@ -216,10 +216,10 @@ describe("builder reporting through a claim and tier moves on the sandbox chain"
         response.body.data?.flows[0]?.kind === "withdrawal" && response.body.data?.flows[1]?.kind === "withdrawal")
       const [processedWithdrawal, requestedWithdrawal] = withdrawals.body.data.flows
       expect(processedWithdrawal).toMatchObject({
-        wallet: user.keypair.address, vault: V, kind: "withdrawal", stage: "processed", estimated: false, shares: null,
+        user: user.keypair.address, vault: V, kind: "withdrawal", stage: "processed", estimated: false, shares: null,
         amount: { raw: (counterUp - counterDown).toString() }
       })
-      expect(requestedWithdrawal).toMatchObject({ wallet: user.keypair.address, kind: "withdrawal", stage: "requested", estimated: true })
+      expect(requestedWithdrawal).toMatchObject({ user: user.keypair.address, kind: "withdrawal", stage: "requested", estimated: true })
       sandbox.scenario.stop()
     }).pipe(Effect.scoped), { timeout: 150_000 })
 })

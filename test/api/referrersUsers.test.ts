@@ -83,11 +83,11 @@ describe("GET /v2/referrer/{address}/users", () => {
           ...[ALICE, BOB, CAROL].map((owner) => ({ position: positionOf(owner, USDC_VAULT), owner, vault: USDC_VAULT })),
           { position: positionOf(ALICE, SOL_VAULT), owner: ALICE, vault: SOL_VAULT }
         ].sort((a, b) => (a.position < b.position ? -1 : 1))
-        expect(response.body.data.users.map((user: { position: string; wallet: string; vault: string }) => [user.position, user.wallet, user.vault]))
+        expect(response.body.data.users.map((user: { position: string; user: string; vault: string }) => [user.position, user.user, user.vault]))
           .toEqual(expected.map((entry) => [entry.position, entry.owner, entry.vault]))
         const alice = response.body.data.users.find((user: { position: string }) => user.position === positionOf(ALICE, USDC_VAULT))
         expect(alice).toEqual({
-          position: positionOf(ALICE, USDC_VAULT), wallet: ALICE, vault: USDC_VAULT,
+          position: positionOf(ALICE, USDC_VAULT), user: ALICE, vault: USDC_VAULT,
           shares: { raw: "400000000", token: "400" },
           value: { raw: "800000000", token: "800", usd: null },
           netDeposits: { raw: "350000000", token: "350" },
@@ -167,7 +167,7 @@ describe("GET /v2/referrer/{address}/users", () => {
         const url = yield* serverUrl
         const response = yield* fetchJson(`${url}/v2/referrer/${BUILDER}/users?vault=${USDC_VAULT}`, keyed)
         expect(response.status).toBe(200)
-        const byWallet = new Map<string, any>(response.body.data.users.map((user: { wallet: string }) => [user.wallet, user]))
+        const byWallet = new Map<string, any>(response.body.data.users.map((user: { user: string }) => [user.user, user]))
         expect(byWallet.get(ALICE)).toMatchObject({ binding: "recorded", firstAttributedAt: NOW - 86_400 })
         for (const wallet of [BOB, CAROL]) {
           expect(byWallet.get(wallet)).toMatchObject({ binding: "backfilling", firstAttributedAt: null, bindTimeRates: null })

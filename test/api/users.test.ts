@@ -126,7 +126,7 @@ describe("user reads", () => {
       Effect.gen(function*() {
         const client = yield* gatewayClient
         const body = yield* client.users.portfolio({ path: { wallet: ALICE } })
-        const byVault = new Map(body.data.positions.map((position) => [position.bundleKey, position]))
+        const byVault = new Map(body.data.positions.map((position) => [position.vault, position]))
         expect([...byVault.keys()].sort()).toEqual([USDC_VAULT, SOL_VAULT].sort())
         expect(byVault.get(SOL_VAULT)!.value).toEqual({ raw: "1000000000", token: "1", usd: null })
         expect(body.data.totals).toHaveLength(2)

@@ -28,7 +28,7 @@ export const BindTimeRates = Schema.Struct({
 export const CohortUser = Schema.Struct({
   /** The UserBundleAccount address: the page order. */
   position: Address,
-  wallet: Address,
+  user: Address,
   vault: Address,
   shares: TokenQuantity,
   /** Mark-to-market of the shares; null until the vault's oracle account is seen. */
@@ -76,7 +76,7 @@ export const toCohortUser = (
   const valuation = valuationOf(view)
   return {
     position: member.position as Address,
-    wallet: account.owner as Address,
+    user: account.owner as Address,
     vault: member.vault as Address,
     shares: tokenQuantity(account.shares, asset.decimals),
     value: valuation === null ? null : amount(assetsFromShares(valuation, account.shares), asset.decimals, priceOf(asset.mint)?.usd ?? null),

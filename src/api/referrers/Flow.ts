@@ -11,7 +11,7 @@ export const Flow = Schema.Struct({
   signature: Schema.String,
   /** Position of the event among the transaction's program events. */
   eventIndex: Schema.Int,
-  wallet: Address,
+  user: Address,
   vault: Address,
   kind: Schema.Literal("deposit", "withdrawal", "refund"),
   /**
@@ -49,7 +49,7 @@ export const toFlow = (row: FlowRow, state: ProjectionState, priceOf: (mint: str
   return {
     signature: row.signature,
     eventIndex: row.eventIndex,
-    wallet: row.wallet as Address,
+    user: row.wallet as Address,
     vault: row.vault as Address,
     kind: row.kind,
     stage: row.stage,

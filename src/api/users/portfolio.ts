@@ -10,7 +10,7 @@ import { AssetInfo } from "../vaults/VaultRecord.ts"
 import { positionsOf } from "./positionOf.ts"
 
 const PortfolioPosition = Schema.Struct({
-  bundleKey: Address,
+  vault: Address,
   asset: AssetInfo,
   shares: TokenQuantity,
   value: Amount,
@@ -49,7 +49,7 @@ export const toPortfolio = (
     const asset = assetOf(view)
     const valueRaw = assetsFromShares(valuation, position.account.shares)
     positions.push({
-      bundleKey: view.address as Address,
+      vault: view.address as Address,
       asset,
       shares: tokenQuantity(position.account.shares, asset.decimals),
       value: amount(valueRaw, asset.decimals, priceOf(asset.mint)?.usd ?? null),
