@@ -11,9 +11,9 @@ import {
 } from "../../../src/api/builds/BuildsApi.ts"
 import { DepositRequest, WithdrawRequest } from "../../../src/api/builds/buildSchemas.ts"
 import { openApiDocument } from "../../../src/api/docs.ts"
-import { ProjectionState } from "../../../src/domain/projection/state.ts"
+import { servedWorld } from "./servedWorld.ts"
 import { makeMemoryCodes } from "../../../src/bench/support/buildStandIns.ts"
-import { alice, bob, builder, eligibleBuilder, makeWorld, NOW, program, vault, withSpecs, type WorldSpec } from "../../../src/bench/support/buildWorld.ts"
+import { alice, bob, builder, eligibleBuilder, NOW, vault, withSpecs, type WorldSpec } from "../../../src/bench/support/buildWorld.ts"
 import { gatewayForTest, serverUrl } from "../../../src/bench/support/httpTestServer.ts"
 import { TEST_PARTNER_KEY } from "../../../src/bench/support/partnerKeyStandIn.ts"
 import { liveStatus } from "../../../src/bench/support/projectionTest.ts"
@@ -22,18 +22,7 @@ import { fetchJson } from "../../support/httpFetch.ts"
 // The documented build and preview schemas against real answers of the server: every answer is
 // decoded strictly (an undocumented field is an error, like a missing or mistyped one), and the
 // typed client, which decodes with the same contract, reads them too.
-const served = new ProjectionState(program)
-let slot = 2_000_000
-
-const become = (spec: WorldSpec) => {
-  const world = makeWorld(spec)
-  slot += 10
-  for (const address of [...served.accounts.keys()]) {
-    if (!world.state.accounts.has(address)) served.apply({ address, owner: program, slot, data: new Uint8Array(0) })
-  }
-  for (const [address, account] of world.state.accounts) served.apply({ address, owner: program, slot, data: account.data })
-  served.asOf = { slot, blockTime: Number(NOW) }
-}
+const { served, become } = servedWorld(2_000_000)
 
 const holder: WorldSpec = {
   positions: [{ owner: alice, fields: { shares: 100_000_000n, netDeposits: 100_000_000n, lastDepositTimestamp: NOW - 86_400n } }]
@@ -119,7 +108,7 @@ describe("documented build and preview schemas", () => {
           const answer = yield* post(body)
           expect(answer.status, label).toBe(200)
           const decoded = decode(answer.body, label)
-          expect(decoded.asOf, label).toEqual({ slot, blockTime: Number(NOW) })
+          expect(decoded.asOf, label).toEqual(served.asOf)
           check(decoded.data)
         }
       }))
@@ -141,7 +130,7 @@ describe("documented build and preview schemas", () => {
         expect(part.data.validation.accepted).toBe(true)
         const none = decode((yield* post({ userAddress: bob, withdrawAll: true })).body, "no position")
         expect(none.data.validation).toMatchObject({ accepted: false, rejectionReasons: [{ code: "USER_BUNDLE_ACCOUNT_NOT_FOUND" }] })
-        expect(none.asOf.slot).toBe(slot)
+        expect(none.asOf.slot).toBe(served.asOf!.slot)
       }))
 
     it.effect("previews (accepted and refused) decode with the documented schemas", () =>
@@ -154,7 +143,7 @@ describe("documented build and preview schemas", () => {
         expect(deposit((yield* get("simulate-deposit?amountRaw=5000000")).body, "deposit").data.accepted).toBe(true)
         const small = deposit((yield* get("simulate-deposit?amountRaw=1")).body, "small deposit")
         expect(small.data.rejectionReasons.map((reason) => reason.code)).toEqual(["MIN_DEPOSIT_AMOUNT_NOT_MET"])
-        expect(small.asOf).toEqual({ slot, blockTime: Number(NOW) })
+        expect(small.asOf).toEqual(served.asOf)
         expect(withdraw((yield* get("simulate-withdraw?sharesRaw=1000000")).body, "withdraw").data.accepted).toBe(true)
         const tooMuch = withdraw((yield* get(`simulate-withdraw?sharesRaw=${10n ** 30n}`)).body, "too many shares")
         expect(tooMuch.data.rejectionReasons.map((reason) => reason.code)).toEqual(["WITHDRAWAL_EXCEEDS_VAULT"])

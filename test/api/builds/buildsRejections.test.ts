@@ -1,27 +1,16 @@
 import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { ProjectionState } from "../../../src/domain/projection/state.ts"
+import { servedWorld } from "./servedWorld.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
 import { gatewayForTest, serverUrl } from "../../../src/bench/support/httpTestServer.ts"
 import { liveStatus } from "../../../src/bench/support/projectionTest.ts"
-import { alice, builder, eligibleBuilder, makeWorld, NOW, program, vault, withSpecs, type WorldSpec } from "../../../src/bench/support/buildWorld.ts"
+import { alice, builder, eligibleBuilder, NOW, vault, withSpecs, type WorldSpec } from "../../../src/bench/support/buildWorld.ts"
 
 // Every policy refusal of the issue, reached over HTTP with a well-formed request: 200,
 // success:true, validation.accepted:false with the reason, and no transaction. The served
 // projection is rewritten between cases like ingestion would (the accounts of a fresh world).
 // INSUFFICIENT_TOKEN_BALANCE needs the chain's token account: buildsSandbox.db.test.ts reaches it.
-const served = new ProjectionState(program)
-let slot = 1_000_000
-
-const become = (spec: WorldSpec) => {
-  const world = makeWorld(spec)
-  slot += 10
-  for (const address of [...served.accounts.keys()]) {
-    if (!world.state.accounts.has(address)) served.apply({ address, owner: program, slot, data: new Uint8Array(0) })
-  }
-  for (const [address, account] of world.state.accounts) served.apply({ address, owner: program, slot, data: account.data })
-  served.asOf = { slot, blockTime: Number(NOW) }
-}
+const { served, become } = servedWorld(1_000_000)
 
 /** Alice holds 100 shares, deposited a day before the chain's time. */
 const holder = (fields: Record<string, unknown> = {}): WorldSpec => ({
