@@ -166,13 +166,13 @@ describe("builders against the sandbox chain", () => {
         for (let i = 0; i < 100; i++) {
           const page = yield* fetchJson(`${url}/v2/referrer/${builder}/users?vault=${AUTOPILOT}&limit=100`, keyed)
           expect(page.status).toBe(200)
-          if (page.body.data.users.some((user: { wallet: string }) => user.wallet === attributed.address)) return page
+          if (page.body.data.users.some((entry: { user: string }) => entry.user === attributed.address)) return page
           yield* stepSlots(sandbox, 1)
           yield* Effect.sleep(Duration.millis(50))
         }
         return yield* Effect.die(new Error("the builder's users list never named the attributed user"))
       })
-      const listedUser = usersPage.body.data.users.find((user: { wallet: string }) => user.wallet === attributed.address)
+      const listedUser = usersPage.body.data.users.find((entry: { user: string }) => entry.user === attributed.address)
       expect(listedUser).toMatchObject({ vault: AUTOPILOT })
       const summaryAfter = yield* builderGroup()
       expect(summaryAfter.attributedUsers).toBe(summaryBefore.attributedUsers + 1)
