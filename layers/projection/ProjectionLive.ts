@@ -96,7 +96,11 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
           yield* Fiber.interrupt(fiber)
           const job = writer?.takeJob(Date.now(), true) ?? null
           if (job !== null) checkpointer.submit(job)
-          yield* checkpointer.drain.pipe(Effect.timeout(Duration.seconds(10)), Effect.ignore)
+          const drained = yield* checkpointer.drain.pipe(Effect.timeout(Duration.seconds(10)), Effect.option)
+          const slot = job?.checkpoint?.position.slot ?? status.current.checkpointSlot
+          if (Option.isNone(drained)) yield* Effect.logWarning("the last checkpoint could not be written in 10 s")
+          else if (slot !== null) yield* Effect.logInfo(`last checkpoint written at slot ${slot}`)
+          else yield* Effect.logInfo("stopped before the first checkpoint")
         })
       )
 
