@@ -2,8 +2,7 @@ import { Effect, type Scope } from "effect"
 import { SandboxStartError } from "../sandbox/layer.ts"
 import { createSandboxChain, type SandboxHandle, startSandbox } from "../sandbox/sandbox.ts"
 import { installScenario, type Scenario, scenarioChainOptions, type ScenarioSandboxOptions } from "../sandbox/scenario/index.ts"
-
-const HOUR_MS = 3_600_000
+import { historyStartMs } from "../sandbox/scenario/config.ts"
 
 const failed = (error: unknown) => new SandboxStartError({ message: error instanceof Error ? error.message : String(error) })
 
@@ -12,11 +11,11 @@ const fastForward = (scenario: Scenario, now: number) =>
   Effect.gen(function*() {
     if (scenario.options.historyDays === 0) return
     const stepMs = Math.max(60_000, scenario.options.historyStepSeconds * 1_000)
-    for (let until = now - scenario.options.historyDays * 24 * HOUR_MS; until < now; until += stepMs) {
+    for (let until = historyStartMs(scenario.options, now) + stepMs; until < now; until += stepMs) {
       yield* Effect.try({ try: () => scenario.fastForward(until), catch: failed })
       yield* Effect.sleep(0)
     }
-    yield* Effect.try({ try: () => scenario.fastForward(), catch: failed })
+    yield* Effect.try({ try: () => scenario.fastForward(now), catch: failed })
   })
 
 /**

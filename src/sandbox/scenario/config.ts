@@ -65,6 +65,44 @@ export const resolveScenarioOptions = (options: ScenarioOptions): ResolvedScenar
   }
 }
 
-/** The chain options a scenario with `historyDays` needs: genesis that many days in the past. */
-export const scenarioChainOptions = (options: ScenarioOptions, nowMs: number = Date.now()): { readonly genesisUnixMs?: number } =>
-  (options.historyDays ?? 0) > 0 ? { genesisUnixMs: nowMs - Math.round((options.historyDays ?? 0) * 86_400_000) } : {}
+const DAY_MS = 86_400_000
+
+/**
+ * Where a scenario's history begins: `historyDays` whole UTC days before the start of the UTC day
+ * of `nowMs`. Only the day counts, not the time of day, so the same seed on the same day generates
+ * the same history (the same slots, the same activity, the same closing prices).
+ */
+export const historyStartMs = (options: { readonly historyDays?: number }, nowMs: number): number =>
+  Math.floor(nowMs / DAY_MS) * DAY_MS - Math.round((options.historyDays ?? 0) * DAY_MS)
+
+/**
+ * The chain options a scenario with `historyDays` needs: genesis at `historyStartMs`, and a genesis
+ * hash that follows from the seed, the start day and the scenario's knobs (a chain generated the
+ * same way is the same chain; any other is another).
+ */
+export const scenarioChainOptions = (
+  options: ScenarioOptions & { readonly programId?: string; readonly slotMs?: number },
+  nowMs: number = Date.now()
+): { readonly genesisUnixMs?: number; readonly runId?: string } => {
+  if ((options.historyDays ?? 0) <= 0) return {}
+  const genesisUnixMs = historyStartMs(options, nowMs)
+  const resolved = resolveScenarioOptions(options)
+  const knobs = [
+    "scenario/v1",
+    genesisUnixMs,
+    options.programId ?? "",
+    options.slotMs ?? "",
+    resolved.users,
+    resolved.builders,
+    resolved.activity,
+    resolved.initialPositions,
+    resolved.historyDays,
+    resolved.historyStepSeconds,
+    resolved.historyActionsPerDay,
+    resolved.keeperIntervalSlots,
+    resolved.bulkUsers,
+    resolved.firehose,
+    (resolved.vaultIds ?? []).join(",")
+  ]
+  return { genesisUnixMs, runId: knobs.join("/") }
+}
