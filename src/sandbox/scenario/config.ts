@@ -77,8 +77,9 @@ export const historyStartMs = (options: { readonly historyDays?: number }, nowMs
 
 /**
  * The chain options a scenario with `historyDays` needs: genesis at `historyStartMs`, and a genesis
- * hash that follows from the seed, the start day and the scenario's knobs (a chain generated the
- * same way is the same chain; any other is another).
+ * hash that follows from the seed, the knobs and the start instant: two starts on the same day share
+ * their history through the last completed day but not today's, so they are different chains (a
+ * gateway must not resume one's checkpoint on the other).
  */
 export const scenarioChainOptions = (
   options: ScenarioOptions & { readonly programId?: string; readonly slotMs?: number },
@@ -89,7 +90,7 @@ export const scenarioChainOptions = (
   const resolved = resolveScenarioOptions(options)
   const knobs = [
     "scenario/v1",
-    genesisUnixMs,
+    nowMs,
     options.programId ?? "",
     options.slotMs ?? "",
     resolved.users,
