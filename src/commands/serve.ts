@@ -25,7 +25,7 @@ import { runMain } from "../runMain.ts"
 import { EXIT_USAGE, type Command } from "./Command.ts"
 import { IngestionLive } from "./ingestion.ts"
 import { keysConfig } from "../configKeys.ts"
-import { PartnerAuthLive, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
+import { PartnerAuthLive, resolveSandboxPartnerKey, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
 import { ControlPlaneLive } from "./controlPlaneServe.ts"
 import { controlPlaneConfig } from "../api/controlPlane/controlPlaneConfig.ts"
 import { BuildsLive } from "../api/builds/BuildsLive.ts"
@@ -81,13 +81,15 @@ const gateway = (config: ServeConfig) => {
   const priceFeeds = resolvePriceFeeds(app.cluster, pricing.overrides, sandboxPriceFeedMap())
   const chainIngestion = IngestionLive(app, ingest, sandbox, [...priceFeeds.values()])
   // on the in-process sandbox (no RPC_URL), each scenario builder gets a code once the chain is up
-  const ingestion = Option.isNone(app.rpcUrl) ? SandboxCodesSeed.pipe(Layer.provideMerge(chainIngestion)) : chainIngestion
+  const sandboxKey = app.cluster === "sandbox" ? Option.some(resolveSandboxPartnerKey(keys.sandboxPartnerKey, app.dataDir)) : Option.none()
+  const sandboxSeed = SandboxCodesSeed({ programId: ingest.programId, partnerKey: sandboxKey })
+  const ingestion = Option.isNone(app.rpcUrl) ? sandboxSeed.pipe(Layer.provideMerge(chainIngestion)) : chainIngestion
   const projection = onDatabase(ProjectionInBackground(ingestion))
   const prices = PricesLive({ feeds: priceFeeds, maxAgeSeconds: pricing.maxAgeSeconds }).pipe(Layer.provide(projection))
 
   // The partner key: keys in Postgres; on the sandbox, one seeded and printed.
   const partnerAuth = onDatabase(PartnerAuthLive(app.cluster, keys))
-  const sandboxKey = app.cluster === "sandbox" ? onDatabase(SandboxPartnerKeyLive(keys)) : Layer.empty
+  const sandboxKeySeed = Option.match(sandboxKey, { onNone: () => Layer.empty, onSome: (key) => onDatabase(SandboxPartnerKeyLive(key)) })
   // The control plane: wallet sessions, organizations, codes and keys, all in Postgres.
   const builderControl = onDatabase(ControlPlaneLive(controlPlane))
 
@@ -117,7 +119,7 @@ const gateway = (config: ServeConfig) => {
   )
 
   const stream = WsStreamLive({ limits: wsLimits }).pipe(Layer.provide(Layer.merge(projection, prices)))
-  const routes = Layer.mergeAll(ApiRoutesLive(Api), DocsRoutesLive(Api), stream, sandboxKey).pipe(
+  const routes = Layer.mergeAll(ApiRoutesLive(Api), DocsRoutesLive(Api), stream, sandboxKeySeed).pipe(
     Layer.provide(Layer.mergeAll(handlers, partnerAuth, builderControl))
   )
   // Listen only once every route is registered.
