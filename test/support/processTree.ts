@@ -4,6 +4,8 @@ import net from "node:net"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 
+export const CLI = fileURLToPath(new URL("../../bin/vault-gateway.js", import.meta.url))
+
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url))
 
 export const isAlive = (pid: number): boolean => {

@@ -82,15 +82,20 @@ export const historyStartMs = (options: { readonly historyDays?: number }, nowMs
  * gateway must not resume one's checkpoint on the other).
  */
 export const scenarioChainOptions = (
-  options: ScenarioOptions & { readonly programId?: string; readonly slotMs?: number },
+  options: ScenarioOptions & { readonly seed?: unknown; readonly programId?: string; readonly slotMs?: number },
   nowMs: number = Date.now()
 ): { readonly genesisUnixMs?: number; readonly runId?: string } => {
-  if ((options.historyDays ?? 0) <= 0) return {}
-  const genesisUnixMs = historyStartMs(options, nowMs)
+  const runId = `scenario/v1/${nowMs}/${scenarioKnobs(options)}`
+  // without history the tip starts at now, behind the default 32 slots of finality lag
+  if ((options.historyDays ?? 0) <= 0) return { genesisUnixMs: nowMs - 32 * (options.slotMs ?? 400), runId }
+  return { genesisUnixMs: historyStartMs(options, nowMs), runId }
+}
+
+/** The settings that shape a scenario chain, as text: the same text and start instant, the same chain. */
+export const scenarioKnobs = (options: ScenarioOptions & { readonly seed?: unknown; readonly programId?: string; readonly slotMs?: number }): string => {
   const resolved = resolveScenarioOptions(options)
-  const knobs = [
-    "scenario/v1",
-    nowMs,
+  return [
+    String(options.seed ?? ""),
     options.programId ?? "",
     options.slotMs ?? "",
     resolved.users,
@@ -104,6 +109,5 @@ export const scenarioChainOptions = (
     resolved.bulkUsers,
     resolved.firehose,
     (resolved.vaultIds ?? []).join(",")
-  ]
-  return { genesisUnixMs, runId: knobs.join("/") }
+  ].join("/")
 }
