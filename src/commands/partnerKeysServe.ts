@@ -40,22 +40,15 @@ export const resolveSandboxPartnerKey = (configured: Option.Option<Redacted.Reda
 }
 
 /**
- * On the sandbox: stores the sandbox partner key (the same at every start) and prints it next to
- * the URLs, in the background so the server listens at once. Its owner wallet, a scenario builder,
- * is set once the chain is up (`SandboxCodesSeed`). Printed on stdout for the developer, never
- * through the logger.
+ * On the sandbox: stores the sandbox partner key (the same at every start), in the background so
+ * the server listens at once (`ServeBannerLive` prints it). Its owner wallet, a scenario builder,
+ * is set once the chain is up (`SandboxCodesSeed`).
  */
 export const SandboxPartnerKeyLive = (key: Redacted.Redacted<string>) =>
   Layer.scopedDiscard(
     Effect.gen(function*() {
       const keys = yield* PartnerKeys
       yield* keys.ensure({ name: "sandbox", ownerWallet: null, environment: "sandbox" }, key)
-      yield* Effect.sync(() =>
-        process.stdout.write(
-          `sandbox partner key: ${Redacted.value(key)}\n` +
-            `  send it as x-api-key: <key> or Authorization: Bearer <key>\n`
-        )
-      )
     }).pipe(
       Effect.catchAllCause((cause) => Effect.logError("could not seed the sandbox partner key", cause)),
       Effect.forkScoped

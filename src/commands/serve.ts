@@ -24,6 +24,7 @@ import { LoggingLive } from "../logging.ts"
 import { runMain } from "../runMain.ts"
 import { EXIT_USAGE, type Command } from "./Command.ts"
 import { IngestionLive } from "./ingestion.ts"
+import { ServeBannerLive } from "./serveBanner.ts"
 import { keysConfig } from "../configKeys.ts"
 import { PartnerAuthLive, resolveSandboxPartnerKey, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
 import { ControlPlaneLive } from "./controlPlaneServe.ts"
@@ -127,9 +128,11 @@ const gateway = (config: ServeConfig) => {
     Layer.provide(routes),
     Layer.provideMerge(HttpServerLive)
   )
+  // then where to go next, and a line once live
+  const banner = ServeBannerLive(sandboxKey).pipe(Layer.provide(Layer.merge(http, projection)))
   // One RPC client for every adapter (exactly one instance): the chain source points it at the node
   // once the chain is up.
-  return http.pipe(Layer.provide(SolanaRpcLive()))
+  return Layer.merge(http, banner).pipe(Layer.provide(SolanaRpcLive()))
 }
 
 export const serve: Command = {
