@@ -25,7 +25,11 @@ const watchParent = (stop: () => void): (() => void) => {
  * scope closes in order (HTTP first, the database last). A second signal forces the exit.
  * Resolves to the process exit code.
  */
-export const runMain = async (program: Effect.Effect<void, unknown>): Promise<number> => {
+export const runMain = async (
+  program: Effect.Effect<void, unknown>,
+  /** One line for a failure a person can act on (no stack); null: the full cause. */
+  describeFailure: (cause: Cause.Cause<unknown>) => string | null = () => null
+): Promise<number> => {
   const fiber = Effect.runFork(program)
   let signalledAt: number | null = null
   const stop = () => {
@@ -53,6 +57,6 @@ export const runMain = async (program: Effect.Effect<void, unknown>): Promise<nu
   process.off("SIGINT", onSignal)
   process.off("SIGTERM", onSignal)
   if (Exit.isSuccess(exit) || Cause.isInterruptedOnly(exit.cause)) return 0
-  process.stderr.write(`vault-gateway: ${Cause.pretty(exit.cause)}\n`)
+  process.stderr.write(`vault-gateway: ${describeFailure(exit.cause) ?? Cause.pretty(exit.cause)}\n`)
   return 1
 }

@@ -25,6 +25,7 @@ import { runMain } from "../runMain.ts"
 import { EXIT_USAGE, type Command } from "./Command.ts"
 import { IngestionLive } from "./ingestion.ts"
 import { ServeBannerLive } from "./serveBanner.ts"
+import { describeDatabaseFailure } from "./startupFailure.ts"
 import { keysConfig } from "../configKeys.ts"
 import { PartnerAuthLive, resolveSandboxPartnerKey, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
 import { ControlPlaneLive } from "./controlPlaneServe.ts"
@@ -150,6 +151,9 @@ export const serve: Command = {
       process.stderr.write(`vault-gateway: ${describeConfigError(config.left)}\n`)
       return EXIT_USAGE
     }
-    return runMain(Layer.launch(gateway(config.right)).pipe(Effect.provide(LoggingLive(config.right.app))))
+    return runMain(
+      Layer.launch(gateway(config.right)).pipe(Effect.provide(LoggingLive(config.right.app))),
+      (cause) => describeDatabaseFailure(cause, config.right.app.databaseUrl)
+    )
   }
 }
