@@ -41,7 +41,12 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
 
       const run = Effect.gen(function*() {
         const genesisHash = yield* source.genesisHash.pipe(
-          Effect.tapError((e) => Effect.logWarning(`waiting for the chain: ${e.message}`)),
+          Effect.tapError((e) =>
+            Effect.zipRight(
+              setPhase("starting", `chain unreachable: ${source.origin.rpcUrl}: ${e.message}`),
+              Effect.logWarning(`chain unreachable at ${source.origin.rpcUrl}, retrying with backoff (up to 5 s): ${e.message}`)
+            )
+          ),
           Effect.retry(retryForever)
         )
         yield* setPhase("restoring", "restoring from the checkpoint")
