@@ -45,7 +45,7 @@ const ownKey = (key: Redacted.Redacted<string>, builders: ReadonlyArray<string>,
     const hash = hashApiKey(Redacted.value(key))
     yield* sql`UPDATE partner_key SET owner_wallet = ${owner} WHERE key_hash = ${hash}`
     yield* sql`SELECT pg_notify(${PARTNER_KEY_CHANNEL}, ${hash})`
-    yield* Effect.logInfo(`sandbox partner key: owner wallet ${owner} (a builder with ${sizes.get(owner) ?? 0} referred positions)`)
+    yield* Effect.logInfo(`sandbox key owner: wallet ${owner} (a builder with ${sizes.get(owner) ?? 0} referred positions)`)
   })
 
 /**

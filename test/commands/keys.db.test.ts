@@ -138,7 +138,7 @@ describe("vault-gateway keys", () => {
     const second = startCli(["serve"], env(small))
     const [, kept] = await second.waitForOutput(/sandbox partner key: (\S+)/, 30_000)
     const [, url] = await second.waitForOutput(/listening on (http:\/\/[\d.]+:\d+)/, 30_000)
-    const [, owner] = await second.waitForOutput(/sandbox partner key: owner wallet (\w+) \(a builder with (?!0 )\d+ referred/, 60_000)
+    const [, owner] = await second.waitForOutput(/sandbox key owner: wallet (\w+) \(a builder with (?!0 )\d+ referred/, 60_000)
     expect(kept).not.toBe(configured)
     expect(hasValidChecksum(kept!)).toBe(true)
     const headers = { "x-api-key": kept! }
