@@ -102,7 +102,9 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
           const job = writer?.takeJob(Date.now(), true) ?? null
           if (job !== null) checkpointer.submit(job)
           const drained = yield* checkpointer.drain.pipe(Effect.timeout(Duration.seconds(10)), Effect.option)
-          const slot = job?.checkpoint?.position.slot ?? status.current.checkpointSlot
+          // a forced job without a checkpoint means the last one (maybe taken by the last tick, its
+          // status not published yet) is already at the projection's position
+          const slot = job?.checkpoint?.position.slot ?? state.asOf?.slot ?? null
           if (Option.isNone(drained)) yield* Effect.logWarning("the last checkpoint could not be written in 10 s")
           else if (slot !== null) yield* Effect.logInfo(`last checkpoint written at slot ${slot}`)
           else yield* Effect.logInfo("stopped before the first checkpoint")
