@@ -131,6 +131,11 @@ export const sandbox: Command = {
         return EXIT_USAGE
       }
       const dir = sandboxChainDir(process.env.DATA_DIR || ".data")
+      const owner = SandboxJournal.owner(dir)
+      if (owner !== null) {
+        process.stderr.write(`vault-gateway sandbox reset: the chain in ${dir} is in use by process ${owner} (\`serve\`); stop it first\n`)
+        return 1
+      }
       const existed = SandboxJournal.reset(dir)
       process.stdout.write(existed ? `removed the sandbox chain in ${dir}\n` : `no sandbox chain in ${dir}\n`)
       return 0

@@ -25,6 +25,16 @@ export interface ChainIdentity {
 
 const IDENTITY = "chain.json"
 const JOURNAL = "journal.jsonl"
+const OWNER = "owner.pid"
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
 
 export class SandboxJournal {
   private fd: number | null = null
@@ -69,7 +79,16 @@ export class SandboxJournal {
     }
     journal.fd = fs.openSync(path.join(dir, JOURNAL), "a")
     if (fresh) fs.fsyncSync(journal.fd)
+    fs.writeFileSync(path.join(dir, OWNER), `${process.pid}\n`)
     return journal
+  }
+
+  /** The live process that has the chain in `dir` open (a running `serve`), if any. */
+  static owner(dir: string): number | null {
+    const file = path.join(dir, OWNER)
+    if (!fs.existsSync(file)) return null
+    const pid = Number(fs.readFileSync(file, "utf8").trim())
+    return Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : null
   }
 
   static reset(dir: string): boolean {
@@ -85,7 +104,10 @@ export class SandboxJournal {
   }
 
   close(): void {
-    if (this.fd !== null) fs.closeSync(this.fd)
+    if (this.fd !== null) {
+      fs.closeSync(this.fd)
+      fs.rmSync(path.join(this.dir, OWNER), { force: true })
+    }
     this.fd = null
   }
 }
