@@ -13,8 +13,8 @@ const HELP = `usage: vault-gateway sandbox [options]
 Runs a local Solana cluster for the ntbundle program: JSON-RPC on --port, PubSub (WebSocket)
 on --port + 1, until interrupted (Ctrl-C). This standalone sandbox keeps nothing on disk.
 
-\`sandbox reset\` deletes the sandbox chain \`serve\` keeps in DATA_DIR/sandbox (run it while
-\`serve\` is stopped): the next \`serve\` generates a new chain, and the gateway, seeing another
+\`sandbox reset\` deletes the sandbox chain \`serve\` keeps in DATA_DIR/sandbox (it refuses while
+a \`serve\` has the chain open): the next \`serve\` generates a new chain, and the gateway, seeing another
 genesis, rebuilds its projection and history from it.
 
 options:
