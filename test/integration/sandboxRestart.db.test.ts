@@ -53,11 +53,18 @@ const balanceStatus = async (key: string, wallet: string) =>
   (await fetch(`${url()}/v2/vault/${AUTOPILOT}/user/${wallet}/balance`, { headers: { "x-api-key": key } })).status
 
 const deposit = async (rpcUrl: string, wallet: SandboxWallet) => {
-  const built = await fetch(`${url()}/v2/vault/${AUTOPILOT}/tx/deposit`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ userAddress: wallet.address, amountRaw: "250000000" })
-  })
+  const build = () =>
+    fetch(`${url()}/v2/vault/${AUTOPILOT}/tx/deposit`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ userAddress: wallet.address, amountRaw: "250000000" })
+    })
+  let built = await build()
+  // 503 until the first blockhash is cached, just after start-up
+  for (let i = 0; built.status === 503 && i < 40; i++) {
+    await new Promise((r) => setTimeout(r, 250))
+    built = await build()
+  }
   expect(built.status).toBe(200)
   const body = (await built.json()) as { data: { transactionBase64: string; validation: { accepted: boolean } } }
   expect(body.data.validation.accepted).toBe(true)
@@ -99,6 +106,8 @@ describe("the sandbox chain survives restarts", () => {
     const [alice, bob] = newcomers as [SandboxWallet, SandboxWallet]
     await deposit(first.rpcUrl, alice)
     await waitForPosition(first.key, alice.address)
+    // the history backfill done (stopped earlier, the next start would fetch the rest, not refetch)
+    await first.gateway.waitForOutput(/history backfill: complete/, 60_000)
     await stop(first.gateway, "SIGINT")
     const [, checkpointSlot] = first.gateway.output().match(/last checkpoint written at slot (\d+)/)!
 
