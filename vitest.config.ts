@@ -1,5 +1,9 @@
 import { defineConfig } from "vitest/config"
 
+// Effect's default logger in the tests' own processes: routine INFO and DEBUG lines are not test
+// results, so `npm test` leaves them out; warnings and errors still show.
+const ROUTINE_LOG = /^timestamp=\S+ level=(INFO|DEBUG|TRACE) /
+
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
@@ -7,6 +11,7 @@ export default defineConfig({
     exclude: ["node_modules/**", "test/ops/**"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    pool: "forks"
+    pool: "forks",
+    onConsoleLog: (log) => (ROUTINE_LOG.test(log) ? false : undefined)
   }
 })

@@ -20,7 +20,7 @@ const commands: Record<string, Entry> = {
     load: async () => (await import("./commands/inspect.ts")).inspect
   },
   codes: {
-    summary: "set and disable builder codes (what /public/codes resolves)",
+    summary: "set, disable and list builder codes (what /public/codes resolves)",
     load: async () => (await import("./commands/codes.ts")).codes
   },
   keys: {
@@ -28,7 +28,7 @@ const commands: Record<string, Entry> = {
     load: async () => (await import("./commands/keys.ts")).keys
   },
   sandbox: {
-    summary: "run the local Solana sandbox chain (JSON-RPC on --port, PubSub on --port + 1)",
+    summary: "run the local Solana sandbox chain (JSON-RPC on --port, PubSub on --port + 1); `sandbox reset` starts serve's chain over",
     load: async () => (await import("./commands/sandbox.ts")).sandbox
   }
 }
@@ -40,11 +40,15 @@ const usage = (): string =>
     "commands:",
     ...Object.entries(commands).map(([name, entry]) => `  ${name.padEnd(10)} ${entry.summary}`),
     "",
-    "Run `vault-gateway <command> --help` for a command's options."
+    "Run `vault-gateway <command> --help` for a command's options, `vault-gateway --version` for the version."
   ].join("\n")
 
 const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   const [name, ...rest] = argv
+  if (name === "--version" || name === "-V" || name === "version") {
+    process.stdout.write(`vault-gateway ${(await import("./version.ts")).VERSION}\n`)
+    return 0
+  }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     process.stdout.write(usage() + "\n")
     return name === undefined ? EXIT_USAGE : 0

@@ -1,4 +1,4 @@
-import { Config, type ConfigError, LogLevel, Option, type Redacted } from "effect"
+import { Config, type ConfigError, LogLevel, Option, Redacted } from "effect"
 
 export type Cluster = "mainnet" | "devnet" | "sandbox"
 export type LogFormat = "pretty" | "json"
@@ -34,7 +34,19 @@ export const appConfig: Config.Config<AppConfig> = Config.all({
     }),
     Config.withDefault(8080)
   ),
-  databaseUrl: Config.option(Config.redacted(url("DATABASE_URL"))),
+  databaseUrl: Config.option(
+    Config.string("DATABASE_URL").pipe(
+      Config.validate({
+        message: "Expected postgres://user:password@host:port/database (the value is not shown: it may hold a password)",
+        validation: (value) => {
+          if (!URL.canParse(value)) return false
+          const parsed = new URL(value)
+          return (parsed.protocol === "postgres:" || parsed.protocol === "postgresql:") && parsed.hostname !== ""
+        }
+      }),
+      Config.map((value) => Redacted.make(value))
+    )
+  ),
   rpcUrl: Config.option(url("RPC_URL")),
   rpcWsUrl: Config.option(url("RPC_WS_URL")),
   clusterSetting: Config.option(cluster),

@@ -221,3 +221,35 @@ export const embeddedPostgres = (
     }))
   )
 }
+
+/**
+ * The embedded PostgreSQL another process (a running `serve`) has up on this cluster directory, read
+ * from its `postmaster.pid` (line 4 is the port) and the password file; null when none is running.
+ * Commands such as `keys` connect to it instead of starting (and so stopping) their own.
+ */
+export const runningEmbeddedPostgres = (clusterDir: string): PostgresConnection | null => {
+  const dir = path.resolve(clusterDir)
+  const pidFile = path.join(dir, "postmaster.pid")
+  if (!fs.existsSync(pidFile)) return null
+  const lines = fs.readFileSync(pidFile, "utf8").split("\n")
+  const pid = Number(lines[0])
+  const port = Number(lines[3])
+  if (!Number.isInteger(pid) || pid <= 0 || !Number.isInteger(port) || port <= 0 || !isAlive(pid)) return null
+  if (!readCmdline(pid).includes("postgres")) return null
+  const passwordFile = `${dir}.password`
+  if (!fs.existsSync(passwordFile)) return null
+  return {
+    host: "127.0.0.1",
+    port,
+    database: "postgres",
+    username: SUPERUSER,
+    password: Redacted.make(fs.readFileSync(passwordFile, "utf8").trim())
+  }
+}
+
+/** A `postgres://` URL for a connection (the password percent-encoded). */
+export const connectionUrl = (connection: PostgresConnection): Redacted.Redacted =>
+  Redacted.make(
+    `postgres://${encodeURIComponent(connection.username)}:${encodeURIComponent(Redacted.value(connection.password) as string)}` +
+      `@${connection.host}:${connection.port}/${encodeURIComponent(connection.database)}`
+  )

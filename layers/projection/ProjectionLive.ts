@@ -41,7 +41,12 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
 
       const run = Effect.gen(function*() {
         const genesisHash = yield* source.genesisHash.pipe(
-          Effect.tapError((e) => Effect.logWarning(`waiting for the chain: ${e.message}`)),
+          Effect.tapError((e) =>
+            Effect.zipRight(
+              setPhase("starting", `chain unreachable: ${source.origin.rpcUrl}: ${e.message}`),
+              Effect.logWarning(`chain unreachable at ${source.origin.rpcUrl}, retrying with backoff (up to 5 s): ${e.message}`)
+            )
+          ),
           Effect.retry(retryForever)
         )
         yield* setPhase("restoring", "restoring from the checkpoint")
@@ -96,7 +101,13 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
           yield* Fiber.interrupt(fiber)
           const job = writer?.takeJob(Date.now(), true) ?? null
           if (job !== null) checkpointer.submit(job)
-          yield* checkpointer.drain.pipe(Effect.timeout(Duration.seconds(10)), Effect.ignore)
+          const drained = yield* checkpointer.drain.pipe(Effect.timeout(Duration.seconds(10)), Effect.option)
+          // a forced job without a checkpoint means the last one (maybe taken by the last tick, its
+          // status not published yet) is already at the projection's position
+          const slot = job?.checkpoint?.position.slot ?? state.asOf?.slot ?? null
+          if (Option.isNone(drained)) yield* Effect.logWarning("the last checkpoint could not be written in 10 s")
+          else if (slot !== null) yield* Effect.logInfo(`last checkpoint written at slot ${slot}`)
+          else yield* Effect.logInfo("stopped before the first checkpoint")
         })
       )
 

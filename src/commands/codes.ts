@@ -6,25 +6,32 @@ import { BuilderCodes } from "../../services/BuilderCodes.ts"
 import { appConfig, describeConfigError } from "../config.ts"
 import { LoggingLive } from "../logging.ts"
 import { EXIT_USAGE, type Command } from "./Command.ts"
-import { embeddedServerRunning } from "./keys.ts"
+import { commandDatabaseUrl } from "./cliDatabase.ts"
+import { SqlClient } from "@effect/sql"
 
-const HELP = `usage: vault-gateway codes <set|disable> ...
+const HELP = `usage: vault-gateway codes <set|disable|list> ...
 
-Manages builder codes in the gateway's database (DATABASE_URL, or the embedded PostgreSQL in
-DATA_DIR; with the embedded one, run this while \`serve\` is stopped). Codes match without regard
-to case.
+Manages builder codes in the gateway's database: DATABASE_URL, or the embedded PostgreSQL in
+DATA_DIR (that of a running \`serve\`, or started for the command). Codes match without regard
+to case. A running server answers with the change at once (GET /public/codes is cached by
+clients for up to 60 s).
 
   set <CODE> <wallet>   creates the code, or points it at <wallet>, and enables it
   disable <CODE>        the code stops resolving (GET /public/codes/<CODE> answers 404)
+  list                  every code, under a header row: code, wallet, enabled, last change
 `
 
 /** Letters, digits, "-" and "_": a code travels in URLs and memos. */
 export const CODE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
 
-type Action = { readonly kind: "set"; readonly code: string; readonly referrer: Address } | { readonly kind: "disable"; readonly code: string }
+type Action =
+  | { readonly kind: "set"; readonly code: string; readonly referrer: Address }
+  | { readonly kind: "disable"; readonly code: string }
+  | { readonly kind: "list" }
 
 const parse = (args: ReadonlyArray<string>): Action | string => {
   const [action, code, wallet, ...extra] = args
+  if (action === "list") return code === undefined ? { kind: "list" } : "list takes no arguments"
   if (code === undefined || !CODE_PATTERN.test(code)) return "a code is 1 to 64 letters, digits, '-' or '_'"
   if (action === "set") {
     if (wallet === undefined || !isAddress(wallet) || extra.length > 0) return "set needs <CODE> <wallet> (a base58 address)"
@@ -33,6 +40,17 @@ const parse = (args: ReadonlyArray<string>): Action | string => {
   if (action === "disable") return wallet === undefined ? { kind: "disable", code } : "disable takes only <CODE>"
   return `unknown codes action '${action}'`
 }
+
+/** Every code, enabled or not, under a header row. */
+const listCodes = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ code: string; referrer: string; enabled: boolean; updatedAt: Date }>`
+    SELECT code, referrer_wallet AS referrer, enabled, updated_at AS "updatedAt" FROM builder_code ORDER BY lower(code)`
+  if (rows.length === 0) return "no builder codes"
+  const table = [["CODE", "WALLET", "ENABLED", "CHANGED"], ...rows.map((r) => [r.code, r.referrer, r.enabled ? "yes" : "no", new Date(r.updatedAt).toISOString()])]
+  const widths = table[0]!.map((_, column) => Math.max(...table.map((row) => row[column]!.length)))
+  return table.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n")
+}).pipe(Effect.orDie)
 
 export const codes: Command = {
   run: async (args) => {
@@ -51,18 +69,17 @@ export const codes: Command = {
       return EXIT_USAGE
     }
     const settings = config.right
-    if (Option.isNone(settings.databaseUrl) && embeddedServerRunning(settings.dataDir)) {
-      process.stderr.write(`vault-gateway codes: the embedded PostgreSQL in ${settings.dataDir} is in use (is \`serve\` running?)\n`)
-      return 1
-    }
-    const program = Effect.flatMap(BuilderCodes, (store) =>
-      action.kind === "set"
-        ? Effect.as(store.set(action.code, action.referrer), `${action.code} -> ${action.referrer}`)
-        : Effect.map(store.disable(action.code), (found) => (found ? `${action.code} disabled` : null))
-    )
+    const program: Effect.Effect<string | null, never, BuilderCodes | SqlClient.SqlClient> = action.kind === "list"
+      ? listCodes
+      : Effect.flatMap(BuilderCodes, (store) =>
+        action.kind === "set"
+          ? Effect.as(store.set(action.code, action.referrer), `${action.code} -> ${action.referrer}`)
+          : Effect.map(store.disable(action.code), (found) => (found ? `${action.code} disabled` : null))
+      )
+    const database = DatabaseLive({ url: commandDatabaseUrl(settings), dataDir: settings.dataDir })
     const exit = await Effect.runPromiseExit(
       program.pipe(
-        Effect.provide(BuilderCodesLive.pipe(Layer.provide(DatabaseLive({ url: settings.databaseUrl, dataDir: settings.dataDir })))),
+        Effect.provide(BuilderCodesLive.pipe(Layer.provideMerge(database))),
         Effect.provide(LoggingLive({ logFormat: settings.logFormat, logLevel: LogLevel.Warning }))
       )
     )
@@ -71,7 +88,7 @@ export const codes: Command = {
       return 1
     }
     if (exit.value === null) {
-      process.stderr.write(`vault-gateway codes: no code ${action.code}\n`)
+      process.stderr.write(`vault-gateway codes: no code ${"code" in action ? action.code : ""}\n`)
       return 1
     }
     process.stdout.write(`${exit.value}\n`)

@@ -7,7 +7,7 @@ import { HistoryBackfillLive } from "../../layers/solana/HistoryBackfillLive.ts"
 import { DailyRollupLive } from "../../layers/postgres/DailyRollupLive.ts"
 import type { AppConfig } from "../config.ts"
 import type { IngestConfig, SandboxConfig } from "../configIngest.ts"
-import { scenarioSandboxScoped } from "./sandboxChain.ts"
+import { sandboxChainDir, scenarioSandboxScoped } from "./sandboxChain.ts"
 
 /** Solana's convention: the PubSub endpoint is the RPC URL with a ws scheme, one port up when a port is given. */
 export const defaultWsUrl = (rpcUrl: string): string => {
@@ -36,9 +36,12 @@ const endpoints = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConf
           builders: sandbox.builders,
           activity: sandbox.activity,
           historyDays: sandbox.historyDays,
-          historyStepSeconds: 4 * 3_600
+          historyStepSeconds: 4 * 3_600,
+          persistDir: sandboxChainDir(config.dataDir)
         })
-        yield* Effect.logInfo(`sandbox chain ready in ${Date.now() - began} ms: RPC ${started.rpcUrl}, PubSub ${started.wsUrl}`)
+        yield* Effect.logInfo(
+          `sandbox chain ${started.resumed ? "resumed" : "ready"} in ${Date.now() - began} ms: RPC ${started.rpcUrl}, PubSub ${started.wsUrl}`
+        )
         return started
       })
   })

@@ -1,5 +1,3 @@
-import fs from "node:fs"
-import path from "node:path"
 import { parseArgs } from "node:util"
 import { Cause, Effect, Either, Exit, Layer, LogLevel, Option, Redacted } from "effect"
 import { DatabaseLive } from "../../layers/postgres/Database.ts"
@@ -8,18 +6,23 @@ import { type PartnerKeyRecord, PartnerKeys } from "../../services/PartnerKeys.t
 import { appConfig, type Cluster, describeConfigError } from "../config.ts"
 import { LoggingLive } from "../logging.ts"
 import { EXIT_USAGE, type Command } from "./Command.ts"
+import { commandDatabaseUrl } from "./cliDatabase.ts"
 
 const HELP = `usage: vault-gateway keys <issue|list|revoke|rotate> [options]
 
-Manages partner API keys in the gateway's database (DATABASE_URL, or the embedded PostgreSQL in
-DATA_DIR; with the embedded one, run this while \`serve\` is stopped).
+Manages partner API keys in the gateway's database: DATABASE_URL, or the embedded PostgreSQL in
+DATA_DIR (that of a running \`serve\`, or started for the command).
 
   issue --name <name> [--owner <wallet>] [--environment sandbox|devnet|mainnet]
         [--quota-limit <n> --quota-window-seconds <n>]
                      prints the new key's id and the key itself, once (only its hash is stored);
-                     the environment defaults to the configured CLUSTER
-  list [--json]      every key: id, name, environment, prefix...last4, owner, status
-  revoke <id>        disables the key; every instance refuses it within 60 s
+                     the environment defaults to the configured CLUSTER; a quota needs both
+                     the limit and the window (without them, KEY_QUOTA_LIMIT per
+                     KEY_QUOTA_WINDOW_SECONDS)
+  list [--json]      every key, under a header row: id, name, environment, prefix...last4,
+                     owner, quota, status, created
+  revoke <id>        disables the key; every instance refuses it at once (PostgreSQL NOTIFY),
+                     within 15 s if a notification is lost
   rotate <id>        issues a replacement with the same settings and prints it once; the old
                      key stays valid for 60 s
 `
@@ -45,35 +48,32 @@ const statusOf = (record: PartnerKeyRecord, now: number): string =>
     ? `expires ${record.expiresAt.toISOString()}`
     : `expired ${record.expiresAt.toISOString()}`
 
-const line = (record: PartnerKeyRecord, now: number) =>
-  [
-    record.id,
-    record.name,
-    record.environment,
-    `${record.prefix}...${record.last4}`,
-    `owner=${record.ownerWallet ?? "-"}`,
-    statusOf(record, now),
-    `created=${record.createdAt.toISOString()}`
-  ].join("  ")
+const HEADER = ["ID", "NAME", "ENVIRONMENT", "KEY", "OWNER", "QUOTA", "STATUS", "CREATED"]
+
+const quotaOf = (record: PartnerKeyRecord): string =>
+  record.quotaLimit === null || record.quotaWindowSeconds === null
+    ? "default"
+    : `${record.quotaLimit}/${record.quotaWindowSeconds}s`
+
+const cells = (record: PartnerKeyRecord, now: number) => [
+  record.id,
+  record.name,
+  record.environment,
+  `${record.prefix}...${record.last4}`,
+  record.ownerWallet ?? "-",
+  quotaOf(record),
+  statusOf(record, now),
+  record.createdAt.toISOString()
+]
+
+/** Columns padded to their widest cell, under a header row. */
+const table = (records: ReadonlyArray<PartnerKeyRecord>, now: number): string => {
+  const rows = [HEADER, ...records.map((record) => cells(record, now))]
+  const widths = HEADER.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join("  ").trimEnd()).join("\n")
+}
 
 const print = (text: string) => Effect.sync(() => process.stdout.write(text + "\n"))
-
-/**
- * Starting the embedded PostgreSQL stops a server already running on the data directory, which
- * would pull the database from under a running `serve`; refuse instead.
- */
-export const embeddedServerRunning = (dataDir: string): boolean => {
-  const pidFile = path.join(dataDir, "postgres", "postmaster.pid")
-  if (!fs.existsSync(pidFile)) return false
-  const pid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0])
-  if (!Number.isInteger(pid) || pid <= 0) return false
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM"
-  }
-}
 
 /** The program for one invocation; throws UsageError on bad arguments. */
 const programFor = (args: ReadonlyArray<string>, cluster: Cluster) => {
@@ -99,6 +99,9 @@ const programFor = (args: ReadonlyArray<string>, cluster: Cluster) => {
       if (!ENVIRONMENTS.includes(environment)) throw new UsageError("--environment must be sandbox, devnet or mainnet")
       const quotaLimit = positiveInt("quota-limit", values["quota-limit"])
       const quotaWindowSeconds = positiveInt("quota-window-seconds", values["quota-window-seconds"])
+      if ((quotaLimit === null) !== (quotaWindowSeconds === null)) {
+        throw new UsageError("--quota-limit and --quota-window-seconds go together: a limit is per window")
+      }
       return Effect.flatMap(PartnerKeys, (keys) =>
         keys.issue({ name, ownerWallet: values.owner ?? null, environment, quotaLimit, quotaWindowSeconds })
       ).pipe(
@@ -113,7 +116,7 @@ const programFor = (args: ReadonlyArray<string>, cluster: Cluster) => {
         Effect.flatMap((records) => {
           const now = Date.now()
           if (values.json === true) return print(JSON.stringify(records))
-          return print(records.length === 0 ? "no partner keys" : records.map((r) => line(r, now)).join("\n"))
+          return print(records.length === 0 ? "no partner keys" : table(records, now))
         })
       )
     }
@@ -157,14 +160,7 @@ export const keys: Command = {
       process.stderr.write(`vault-gateway keys: ${error instanceof Error ? error.message : String(error)}\n${HELP}`)
       return EXIT_USAGE
     }
-    if (Option.isNone(settings.databaseUrl) && embeddedServerRunning(settings.dataDir)) {
-      process.stderr.write(
-        `vault-gateway keys: the embedded PostgreSQL in ${settings.dataDir} is in use (is \`serve\` running?); ` +
-          "stop it, or point DATABASE_URL at the server\n"
-      )
-      return 1
-    }
-    const database = DatabaseLive({ url: settings.databaseUrl, dataDir: settings.dataDir })
+    const database = DatabaseLive({ url: commandDatabaseUrl(settings), dataDir: settings.dataDir })
     const exit = await Effect.runPromiseExit(
       program.pipe(
         Effect.provide(PartnerKeysLive.pipe(Layer.provide(database))),

@@ -1,4 +1,7 @@
+import fs from "node:fs"
+import path from "node:path"
 import { Effect, Layer, Option, Redacted } from "effect"
+import { environmentOfKey, generateApiKey } from "../domain/partnerKeys/apiKeyFormat.ts"
 import { PartnerKeyLive } from "../../layers/memory/PartnerKeyLive.ts"
 import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
 import { PartnerKeysLive } from "../../layers/postgres/PartnerKeysLive.ts"
@@ -17,26 +20,35 @@ export const PartnerAuthLive = (cluster: Cluster, settings: KeysConfig) =>
     defaultQuota: { limit: settings.quotaLimit, windowSeconds: settings.quotaWindowSeconds }
   }).pipe(Layer.provide(Layer.mergeAll(PartnerKeysLive, RateLimiterLive, KeyUsageLive())))
 
+const KEY_FILE = "sandbox-partner-key"
+
 /**
- * On the sandbox: stores `SANDBOX_PARTNER_KEY` (or a new key) and prints it next to the URLs, in
- * the background so the server listens at once. Printed on stdout for the developer, never through
- * the logger.
+ * The sandbox partner key: `SANDBOX_PARTNER_KEY`, else the one kept in `DATA_DIR`, else a new one
+ * written there (readable by this user only), so every start prints and honours the same key.
  */
-export const SandboxPartnerKeyLive = (settings: KeysConfig) =>
+export const resolveSandboxPartnerKey = (configured: Option.Option<Redacted.Redacted<string>>, dataDir: string): Redacted.Redacted<string> => {
+  if (Option.isSome(configured)) return configured.value
+  const file = path.join(dataDir, KEY_FILE)
+  if (fs.existsSync(file)) {
+    const kept = fs.readFileSync(file, "utf8").trim()
+    if (environmentOfKey(kept) === "sandbox") return Redacted.make(kept)
+  }
+  const key = generateApiKey("sandbox")
+  fs.mkdirSync(dataDir, { recursive: true })
+  fs.writeFileSync(file, key + "\n", { mode: 0o600 })
+  return Redacted.make(key)
+}
+
+/**
+ * On the sandbox: stores the sandbox partner key (the same at every start), in the background so
+ * the server listens at once (`ServeBannerLive` prints it). Its owner wallet, a scenario builder,
+ * is set once the chain is up (`SandboxCodesSeed`).
+ */
+export const SandboxPartnerKeyLive = (key: Redacted.Redacted<string>) =>
   Layer.scopedDiscard(
     Effect.gen(function*() {
       const keys = yield* PartnerKeys
-      const input = { name: "sandbox", ownerWallet: null, environment: "sandbox" as const }
-      const key = yield* Option.match(settings.sandboxPartnerKey, {
-        onSome: (key) => Effect.as(keys.ensure(input, key), key),
-        onNone: () => Effect.map(keys.issue(input), (issued) => issued.key)
-      })
-      yield* Effect.sync(() =>
-        process.stdout.write(
-          `sandbox partner key: ${Redacted.value(key)}\n` +
-            `  send it as x-api-key: <key> or Authorization: Bearer <key>\n`
-        )
-      )
+      yield* keys.ensure({ name: "sandbox", ownerWallet: null, environment: "sandbox" }, key)
     }).pipe(
       Effect.catchAllCause((cause) => Effect.logError("could not seed the sandbox partner key", cause)),
       Effect.forkScoped

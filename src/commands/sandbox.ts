@@ -4,12 +4,18 @@ import { DEFAULT_NTBUNDLE_PROGRAM_ID } from "../sandbox/programs/ids.ts"
 import type { ScenarioSandboxOptions } from "../sandbox/scenario/index.ts"
 import { runMain } from "../runMain.ts"
 import { EXIT_USAGE, type Command } from "./Command.ts"
-import { scenarioSandboxScoped } from "./sandboxChain.ts"
+import { sandboxChainDir, scenarioSandboxScoped } from "./sandboxChain.ts"
+import { SandboxJournal } from "../sandbox/journal.ts"
 
 const HELP = `usage: vault-gateway sandbox [options]
+       vault-gateway sandbox reset
 
 Runs a local Solana cluster for the ntbundle program: JSON-RPC on --port, PubSub (WebSocket)
-on --port + 1, until interrupted (Ctrl-C).
+on --port + 1, until interrupted (Ctrl-C). This standalone sandbox keeps nothing on disk.
+
+\`sandbox reset\` deletes the sandbox chain \`serve\` keeps in DATA_DIR/sandbox (it refuses while
+a \`serve\` has the chain open): the next \`serve\` generates a new chain, and the gateway, seeing another
+genesis, rebuilds its projection and history from it.
 
 options:
   --host <address>      listen address (default 127.0.0.1)
@@ -117,6 +123,21 @@ export const sandbox: Command = {
   run: async (args) => {
     if (args.includes("--help") || args.includes("-h")) {
       process.stdout.write(HELP)
+      return 0
+    }
+    if (args[0] === "reset") {
+      if (args.length > 1) {
+        process.stderr.write(`vault-gateway sandbox reset: unexpected argument '${args[1]}'\n`)
+        return EXIT_USAGE
+      }
+      const dir = sandboxChainDir(process.env.DATA_DIR || ".data")
+      const owner = SandboxJournal.owner(dir)
+      if (owner !== null) {
+        process.stderr.write(`vault-gateway sandbox reset: the chain in ${dir} is in use by process ${owner} (\`serve\`); stop it first\n`)
+        return 1
+      }
+      const existed = SandboxJournal.reset(dir)
+      process.stdout.write(existed ? `removed the sandbox chain in ${dir}\n` : `no sandbox chain in ${dir}\n`)
       return 0
     }
     const parsed = parseSandboxArgs(args)

@@ -25,8 +25,10 @@ import { LoggingLive } from "../logging.ts"
 import { runMain } from "../runMain.ts"
 import { EXIT_USAGE, type Command } from "./Command.ts"
 import { IngestionLive } from "./ingestion.ts"
+import { ServeBannerLive } from "./serveBanner.ts"
+import { describeDatabaseFailure } from "./startupFailure.ts"
 import { keysConfig } from "../configKeys.ts"
-import { PartnerAuthLive, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
+import { PartnerAuthLive, resolveSandboxPartnerKey, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
 import { ControlPlaneLive } from "./controlPlaneServe.ts"
 import { controlPlaneConfig } from "../api/controlPlane/controlPlaneConfig.ts"
 import { BuildsLive } from "../api/builds/BuildsLive.ts"
@@ -90,7 +92,9 @@ const gateway = (config: ServeConfig) => {
   const priceFeeds = resolvePriceFeeds(app.cluster, pricing.overrides, sandboxPriceFeedMap())
   const chainIngestion = IngestionLive(app, ingest, sandbox, [...priceFeeds.values()])
   // on the in-process sandbox (no RPC_URL), each scenario builder gets a code once the chain is up
-  const ingestion = Option.isNone(app.rpcUrl) ? SandboxCodesSeed.pipe(Layer.provideMerge(chainIngestion)) : chainIngestion
+  const sandboxKey = app.cluster === "sandbox" ? Option.some(resolveSandboxPartnerKey(keys.sandboxPartnerKey, app.dataDir)) : Option.none()
+  const sandboxSeed = SandboxCodesSeed({ programId: ingest.programId, partnerKey: sandboxKey })
+  const ingestion = Option.isNone(app.rpcUrl) ? sandboxSeed.pipe(Layer.provideMerge(chainIngestion)) : chainIngestion
   // what the background work reports for /status (backfill, rollup, checkpoints): one instance for both
   const progress = IngestionProgressLive
   const projection = onDatabase(ProjectionInBackground(ingestion)).pipe(Layer.provide(progress))
@@ -98,7 +102,7 @@ const gateway = (config: ServeConfig) => {
 
   // The partner key: keys in Postgres; on the sandbox, one seeded and printed.
   const partnerAuth = onDatabase(PartnerAuthLive(app.cluster, keys))
-  const sandboxKey = app.cluster === "sandbox" ? onDatabase(SandboxPartnerKeyLive(keys)) : Layer.empty
+  const sandboxKeySeed = Option.match(sandboxKey, { onNone: () => Layer.empty, onSome: (key) => onDatabase(SandboxPartnerKeyLive(key)) })
   // The control plane: wallet sessions, organizations, codes and keys, all in Postgres.
   const builderControl = onDatabase(ControlPlaneLive(controlPlane))
 
@@ -135,7 +139,8 @@ const gateway = (config: ServeConfig) => {
   )
 
   const stream = WsStreamLive({ limits: wsLimits, meter: metrics.port !== null }).pipe(Layer.provide(Layer.merge(projection, prices)))
-  const routes = Layer.mergeAll(ApiRoutesLive(Api, { meterRequests: metrics.port !== null, traceRequests: tracing.enabled }), DocsRoutesLive(Api), stream, sandboxKey).pipe(
+  const api = ApiRoutesLive(Api, { meterRequests: metrics.port !== null, traceRequests: tracing.enabled })
+  const routes = Layer.mergeAll(api, DocsRoutesLive(Api), stream, sandboxKeySeed).pipe(
     Layer.provide(Layer.mergeAll(handlers, partnerAuth, builderControl))
   )
   // Listen only once every route is registered.
@@ -143,13 +148,15 @@ const gateway = (config: ServeConfig) => {
     Layer.provide(routes),
     Layer.provideMerge(HttpServerLive)
   )
+  // then where to go next, and a line once live
+  const banner = ServeBannerLive(sandboxKey).pipe(Layer.provide(Layer.merge(http, projection)))
   // Prometheus metrics on their own listener (METRICS_PORT=off: none).
   const port = metrics.port
   const metricsListener = port === null ? Layer.empty : MetricsListenerLive({ ...metrics, port }).pipe(Layer.provide(projection))
   // One RPC client for every adapter (exactly one instance): the chain source points it at the node
-  // once the chain is up.
-  // Traces (OTEL_EXPORTER_OTLP_ENDPOINT) cover everything built below, so the tracer comes last.
-  return Layer.merge(http, metricsListener).pipe(Layer.provide(SolanaRpcLive()), Layer.provide(TracingLive(tracing)))
+  // once the chain is up. Traces (OTEL_EXPORTER_OTLP_ENDPOINT) cover everything built below, so the
+  // tracer comes last.
+  return Layer.mergeAll(http, banner, metricsListener).pipe(Layer.provide(SolanaRpcLive()), Layer.provide(TracingLive(tracing)))
 }
 
 export const serve: Command = {
@@ -167,6 +174,9 @@ export const serve: Command = {
       process.stderr.write(`vault-gateway: ${describeConfigError(config.left)}\n`)
       return EXIT_USAGE
     }
-    return runMain(Layer.launch(gateway(config.right)).pipe(Effect.provide(LoggingLive(config.right.app))))
+    return runMain(
+      Layer.launch(gateway(config.right)).pipe(Effect.provide(LoggingLive(config.right.app))),
+      (cause) => describeDatabaseFailure(cause, config.right.app.databaseUrl)
+    )
   }
 }

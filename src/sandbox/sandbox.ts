@@ -12,6 +12,7 @@ import type { SendOutcome, SubmitRequest } from "./runtime/processor.ts"
 import { RpcDispatcher } from "./rpc/dispatcher.ts"
 import { mintDecimalsFrom } from "./rpc/environment.ts"
 import { listenHttpRpc, type HttpRpcServer } from "./rpc/httpServer.ts"
+import { journaledControl, journaledProcessor, type SandboxJournal } from "./journal.ts"
 import { SlotTicker } from "./ticker.ts"
 
 /**
@@ -34,6 +35,8 @@ export interface SandboxOptions {
   readonly transactionRetention?: number
   /** A chain prepared beforehand (genesis accounts, programs, wallets); options above that shape a chain are then ignored. */
   readonly chain?: SandboxChain
+  /** Persists the chain: slots, sent transactions and faucet writes are journaled before they take effect. */
+  readonly journal?: SandboxJournal
 }
 
 export interface SandboxHandle {
@@ -81,11 +84,17 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
   const outbox = new Outbox(faults)
   const notifier = new Notifier(chain.ledger, registry, outbox, mintDecimalsFrom(chain.ledger))
   const stopNotifying = chain.ledger.subscribe(notifier.onLedgerEvent)
-  const step = (slots = 1): number => chain.step(slots)
+  const journal = options.journal
+  const step = (slots = 1): number => {
+    journal?.append({ slots })
+    return chain.step(slots)
+  }
 
   let urls = { rpcUrl: "", wsUrl: "" }
-  const control = createControl({ chain, faults, urls: () => urls, clockMode, step })
-  const dispatcher = new RpcDispatcher({ ledger: chain.ledger, programs: chain.programs, processor: chain.processor, control })
+  const plainControl = createControl({ chain, faults, urls: () => urls, clockMode, step })
+  const control = journal === undefined ? plainControl : journaledControl(plainControl, journal)
+  const processor = journal === undefined ? chain.processor : journaledProcessor(chain.processor, journal)
+  const dispatcher = new RpcDispatcher({ ledger: chain.ledger, programs: chain.programs, processor, control })
 
   const servers = listenPair(host, options.port ?? 0, (port) => listenHttpRpc(host, port, dispatcher, faults), (port) => listenPubSub(host, port, registry, notifier, faults))
   if (servers === undefined) {
@@ -95,7 +104,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
   const [http, pubsub] = servers
   urls = { rpcUrl: `http://${host}:${http.port}`, wsUrl: `ws://${host}:${pubsub.port}` }
 
-  const ticker = new SlotTicker(chain.slotMs, (slots) => chain.step(slots))
+  const ticker = new SlotTicker(chain.slotMs, (slots) => step(slots))
   if (clockMode === "auto") ticker.start()
 
   let closed = false

@@ -65,7 +65,9 @@ describe("vault-gateway keys", () => {
     expect(table.code).toBe(0)
     expect(table.output).toContain(id)
     expect(table.output).toContain(`vg_sandbox_...${key.slice(-4)}`)
-    expect(table.output).toContain(`owner=${wallet}`)
+    expect(table.output.split("\n")[0]).toMatch(/^ID\s+NAME\s+ENVIRONMENT\s+KEY\s+OWNER\s+QUOTA\s+STATUS\s+CREATED$/)
+    expect(table.output).toContain(wallet)
+    expect(table.output).toMatch(/5\/60s/)
     expect(table.output).toMatch(/active/)
     expect(table.output).not.toContain(key)
 
@@ -104,38 +106,68 @@ describe("vault-gateway keys", () => {
     expect((await keysCli("issue")).code).toBe(2)
     expect((await keysCli("issue", "--name", "x", "--owner", "not-a-wallet")).code).toBe(2)
     expect((await keysCli("issue", "--name", "x", "--environment", "testnet")).code).toBe(2)
+    const limitAlone = await keysCli("issue", "--name", "x", "--quota-limit", "5")
+    expect(limitAlone.code).toBe(2)
+    expect(limitAlone.output).toMatch(/--quota-limit and --quota-window-seconds go together/)
     expect((await keysCli("frobnicate")).code).toBe(2)
     const unknownId = await keysCli("rotate", "nope")
     expect(unknownId.code).toBe(1)
     expect(unknownId.output).toMatch(/no active partner key with id nope/)
   }, 60_000)
 
-  it("serve on the sandbox seeds SANDBOX_PARTNER_KEY verbatim, or a new key, and prints it", async () => {
+  it("serve on the sandbox seeds SANDBOX_PARTNER_KEY verbatim, or the key kept in DATA_DIR (owned by a builder with a cohort), and prints it", async () => {
     const configured = generateApiKey("sandbox")
     const first = startCli(["serve"], env({ SANDBOX_PARTNER_KEY: configured, SANDBOX_HISTORY_DAYS: "0" }))
     const [, printed] = await first.waitForOutput(/sandbox partner key: (\S+)/, 30_000)
     expect(printed).toBe(configured)
     await first.waitForOutput(/listening on/, 30_000)
     if (server === undefined) {
-      const busy = await keysCli("list")
-      expect(busy.code).toBe(1)
-      expect(busy.output).toMatch(/embedded PostgreSQL in .* is in use/)
+      // beside the running server: on its database
+      const beside = await keysCli("list")
+      expect(beside.code).toBe(0)
+      expect(beside.output).toContain(`vg_sandbox_...${configured.slice(-4)}`)
     }
     first.child.kill("SIGINT")
     expect(await first.exited).toBe(0)
     const seeded = (await listed()).find((r) => r.name === "sandbox" && r.last4 === configured.slice(-4))
     expect(seeded).toMatchObject({ environment: "sandbox", revokedAt: null })
 
-    const second = startCli(["serve"], env({ SANDBOX_HISTORY_DAYS: "0" }))
-    const [, fresh] = await second.waitForOutput(/sandbox partner key: (\S+)/, 30_000)
+    // Without SANDBOX_PARTNER_KEY: a key kept in DATA_DIR, the same at every start, owned by a
+    // scenario builder with a cohort once the chain is up, so every partner route answers.
+    const small = { SANDBOX_HISTORY_DAYS: "1", SANDBOX_USERS: "20", SANDBOX_BUILDERS: "2" }
+    const second = startCli(["serve"], env(small))
+    const [, kept] = await second.waitForOutput(/sandbox partner key: (\S+)/, 30_000)
+    const [, url] = await second.waitForOutput(/listening on (http:\/\/[\d.]+:\d+)/, 30_000)
+    const [, owner] = await second.waitForOutput(/sandbox key owner: wallet (\w+) \(a builder with (?!0 )\d+ referred/, 60_000)
+    expect(kept).not.toBe(configured)
+    expect(hasValidChecksum(kept!)).toBe(true)
+    const headers = { "x-api-key": kept! }
+    const deadline = Date.now() + 60_000
+    let agreements = await fetch(`${url}/v2/partner/agreements`, { headers })
+    while (agreements.status === 503 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500))
+      agreements = await fetch(`${url}/v2/partner/agreements`, { headers })
+    }
+    expect(agreements.status).toBe(200)
+    const body = (await agreements.json()) as { data: { ownerWallet: string; vaults: Array<{ registered: boolean }> } }
+    expect(body.data.ownerWallet).toBe(owner)
+    expect(body.data.vaults.some((v) => v.registered)).toBe(true)
+    expect((await fetch(`${url}/v2/referrer/${owner}/summary`, { headers })).status).toBe(200)
     second.child.kill("SIGINT")
     await second.exited
-    expect(fresh).not.toBe(configured)
-    expect(hasValidChecksum(fresh!)).toBe(true)
+
+    const third = startCli(["serve"], env(small))
+    const [, again] = await third.waitForOutput(/sandbox partner key: (\S+)/, 30_000)
+    third.child.kill("SIGINT")
+    await third.exited
+    expect(again).toBe(kept)
+    const sandboxKeys = (await listed()).filter((r) => r.name === "sandbox")
+    expect(sandboxKeys.map((r) => r.last4).sort()).toEqual([configured.slice(-4), kept!.slice(-4)].sort())
+    expect(sandboxKeys.find((r) => r.last4 === kept!.slice(-4))!.ownerWallet).toBe(owner)
 
     const refused = await runCli(["serve"], env({ SANDBOX_PARTNER_KEY: "vg_prod_abcdefghijklmnopqrstuvwxyz" }))
     expect(refused.code).toBe(2)
     expect(refused.output).toMatch(/SANDBOX_PARTNER_KEY: Expected a sandbox key starting with vg_sandbox_/)
     expect(refused.output).not.toContain("abcdefghijklmnop")
-  }, 120_000)
+  }, 180_000)
 })

@@ -65,6 +65,49 @@ export const resolveScenarioOptions = (options: ScenarioOptions): ResolvedScenar
   }
 }
 
-/** The chain options a scenario with `historyDays` needs: genesis that many days in the past. */
-export const scenarioChainOptions = (options: ScenarioOptions, nowMs: number = Date.now()): { readonly genesisUnixMs?: number } =>
-  (options.historyDays ?? 0) > 0 ? { genesisUnixMs: nowMs - Math.round((options.historyDays ?? 0) * 86_400_000) } : {}
+const DAY_MS = 86_400_000
+
+/**
+ * Where a scenario's history begins: `historyDays` whole UTC days before the start of the UTC day
+ * of `nowMs`. Only the day counts, not the time of day, so the same seed on the same day generates
+ * the same history (the same slots, the same activity, the same closing prices).
+ */
+export const historyStartMs = (options: { readonly historyDays?: number }, nowMs: number): number =>
+  Math.floor(nowMs / DAY_MS) * DAY_MS - Math.round((options.historyDays ?? 0) * DAY_MS)
+
+/**
+ * The chain options a scenario with `historyDays` needs: genesis at `historyStartMs`, and a genesis
+ * hash that follows from the seed, the knobs and the start instant: two starts on the same day share
+ * their history through the last completed day but not today's, so they are different chains (a
+ * gateway must not resume one's checkpoint on the other).
+ */
+export const scenarioChainOptions = (
+  options: ScenarioOptions & { readonly seed?: unknown; readonly programId?: string; readonly slotMs?: number },
+  nowMs: number = Date.now()
+): { readonly genesisUnixMs?: number; readonly runId?: string } => {
+  const runId = `scenario/v1/${nowMs}/${scenarioKnobs(options)}`
+  // without history the tip starts at now, behind the default 32 slots of finality lag
+  if ((options.historyDays ?? 0) <= 0) return { genesisUnixMs: nowMs - 32 * (options.slotMs ?? 400), runId }
+  return { genesisUnixMs: historyStartMs(options, nowMs), runId }
+}
+
+/** The settings that shape a scenario chain, as text: the same text and start instant, the same chain. */
+export const scenarioKnobs = (options: ScenarioOptions & { readonly seed?: unknown; readonly programId?: string; readonly slotMs?: number }): string => {
+  const resolved = resolveScenarioOptions(options)
+  return [
+    String(options.seed ?? ""),
+    options.programId ?? "",
+    options.slotMs ?? "",
+    resolved.users,
+    resolved.builders,
+    resolved.activity,
+    resolved.initialPositions,
+    resolved.historyDays,
+    resolved.historyStepSeconds,
+    resolved.historyActionsPerDay,
+    resolved.keeperIntervalSlots,
+    resolved.bulkUsers,
+    resolved.firehose,
+    (resolved.vaultIds ?? []).join(",")
+  ].join("/")
+}
