@@ -1,6 +1,6 @@
-import { countRefusal } from "../../src/telemetry/rateLimitRefusals.ts"
 import { Effect, Layer } from "effect"
 import { type Quota, RateLimiter, type RateLimitDecision } from "../../services/RateLimiter.ts"
+import { countRefusal } from "../../src/telemetry/rateLimitRefusals.ts"
 
 interface Window {
   /** Unix ms when the window ends. */

@@ -1,4 +1,3 @@
-import { NO_TAGS, rollupClosedDay } from "../../src/telemetry/instruments.ts"
 import { SqlClient } from "@effect/sql"
 import { Duration, Effect, Layer, Option, Schedule, Stream } from "effect"
 import { HistoryBackfill } from "../../services/HistoryBackfill.ts"
@@ -7,6 +6,7 @@ import { Projection } from "../../services/Projection.ts"
 import { HistoryReplay } from "../../src/domain/history/historyReplay.ts"
 import type { DayRows } from "../../src/domain/history/referrerDailyRow.ts"
 import { bindRollupChain, checkpointChain, ensureRollupState, eventsPage, type LogPosition, storedThrough, writeDays } from "./dailyRollupSql.ts"
+import { NO_TAGS, rollupClosedDay } from "../../src/telemetry/instruments.ts"
 
 export interface DailyRollupOptions {
   /** How often the rollup looks for new events and crossed midnights (default 5 s). */

@@ -1,8 +1,8 @@
-import { checkpointDuration, checkpointWrittenAt, NO_TAGS } from "../../src/telemetry/instruments.ts"
 import { Deferred, Duration, Effect, Option, Queue, Schedule, type Scope } from "effect"
 import { IngestionProgress } from "../../services/IngestionProgress.ts"
 import type { ProgramEvents } from "../../services/ChainSource.ts"
 import { ChainStore, type Checkpoint, type StoredAccount } from "../../services/ChainStore.ts"
+import { checkpointDuration, checkpointWrittenAt, NO_TAGS } from "../../src/telemetry/instruments.ts"
 
 export interface CheckpointJob {
   readonly transactions: ReadonlyArray<ProgramEvents>

@@ -1,4 +1,3 @@
-import { accountUpdatesApplied, chainReconnects, NO_TAGS, notificationsRepaired, programEventsApplied } from "../../src/telemetry/instruments.ts"
 import { Effect } from "effect"
 import type { AccountUpdated, ChainEvent, ProgramEvents } from "../../services/ChainSource.ts"
 import { ChainSource } from "../../services/ChainSource.ts"
@@ -11,6 +10,7 @@ import type { ProjectionPhase } from "../../src/domain/status.ts"
 import type { StatusCell } from "../../src/domain/statusCell.ts"
 import type { ChangeListeners } from "./changeListeners.ts"
 import type { CheckpointJob } from "./checkpointer.ts"
+import { accountUpdatesApplied, chainReconnects, NO_TAGS, notificationsRepaired, programEventsApplied } from "../../src/telemetry/instruments.ts"
 
 /**
  * At most this many account updates between two hand-overs to the listeners: a long backlog chunk

@@ -2,6 +2,7 @@ import { Clock, Duration, Effect, Layer, Ref } from "effect"
 import { Blockhash, type LatestBlockhash } from "../../services/Blockhash.ts"
 import { SolanaRpc } from "../../services/SolanaRpc.ts"
 import { BlockhashUnavailable } from "../../src/domain/builds/errors.ts"
+import { makeFailureWarnings } from "./failureWarnings.ts"
 
 export interface BlockhashOptions {
   /** How often `getLatestBlockhash` is asked (default 1.5 s). */
@@ -36,6 +37,7 @@ export const BlockhashLive = (options: BlockhashOptions = {}): Layer.Layer<Block
       // The latest blockhash, or why there is none
       const cache = yield* Ref.make<Cached | BlockhashUnavailable>(NONE_YET)
 
+      const warnings = makeFailureWarnings("getLatestBlockhash")
       const refresh = rpc.call("getLatestBlockhash", [{ commitment }]).pipe(
         Effect.timeout(options.requestTimeout ?? Duration.seconds(5)),
         Effect.flatMap((answer) =>
@@ -44,12 +46,12 @@ export const BlockhashLive = (options: BlockhashOptions = {}): Layer.Layer<Block
               value: { blockhash: answer.value.blockhash, lastValidBlockHeight: answer.value.lastValidBlockHeight, slot: answer.context.slot },
               fetchedAtMs: now
             })
-          )
+          ).pipe(Effect.zipRight(warnings.succeeded))
         ),
         Effect.catchAll((error) =>
           error._tag === "SolanaRpcError" && error.reason === "starting"
             ? Ref.set(cache, STARTING)
-            : Effect.logWarning(`getLatestBlockhash failed: ${error.message}`)
+            : warnings.failed(error.message)
         ),
         Effect.withSpan("Blockhash.refresh")
       )

@@ -1,4 +1,3 @@
-import { backfillDone, backfillTotal, NO_TAGS } from "../../src/telemetry/instruments.ts"
 import { Effect, Layer, Option, Ref, Stream } from "effect"
 import { IngestionProgress } from "../../services/IngestionProgress.ts"
 import { ChainSource } from "../../services/ChainSource.ts"
@@ -6,6 +5,7 @@ import { type BackfillProgress, HistoryBackfill } from "../../services/HistoryBa
 import { Projection } from "../../services/Projection.ts"
 import { SolanaRpc } from "../../services/SolanaRpc.ts"
 import { backfillHistory, type BackfillTuning } from "./backfillHistory.ts"
+import { backfillDone, backfillTotal, NO_TAGS } from "../../src/telemetry/instruments.ts"
 
 export type HistoryBackfillOptions = BackfillTuning
 

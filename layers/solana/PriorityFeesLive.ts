@@ -1,6 +1,7 @@
 import { Clock, Duration, Effect, Layer, Ref } from "effect"
 import { PriorityFees } from "../../services/PriorityFees.ts"
 import { SolanaRpc } from "../../services/SolanaRpc.ts"
+import { makeFailureWarnings } from "./failureWarnings.ts"
 
 export interface PriorityFeesOptions {
   /** Which percentile of the recent per-slot fees to charge (default 50, the median). */
@@ -41,21 +42,22 @@ export const PriorityFeesLive = (options: PriorityFeesOptions = {}): Layer.Layer
       const maxAgeMs = Duration.toMillis(Duration.decode(options.maxAge ?? Duration.seconds(60)))
       const sample = yield* Ref.make<Sample | null>(null)
 
+      const warnings = makeFailureWarnings("getRecentPrioritizationFees")
       const refresh = rpc.call("getRecentPrioritizationFees", []).pipe(
         Effect.timeout(options.requestTimeout ?? Duration.seconds(5)),
         Effect.flatMap((fees) => {
           const value = feePercentile(fees.map((fee) => BigInt(fee.prioritizationFee)), percentile)
           return value === null
-            ? Effect.void
+            ? warnings.succeeded
             : Effect.flatMap(Clock.currentTimeMillis, (now) =>
                 Ref.set(sample, { microLamports: value > cap ? cap : value, fetchedAtMs: now })
-              )
+              ).pipe(Effect.zipRight(warnings.succeeded))
         }),
         // Until the chain is up the fallback is charged; no news worth a warning.
         Effect.catchAll((error) =>
           error._tag === "SolanaRpcError" && error.reason === "starting"
             ? Ref.set(sample, null)
-            : Effect.logWarning(`getRecentPrioritizationFees failed: ${error.message}`)
+            : warnings.failed(error.message)
         ),
         Effect.withSpan("PriorityFees.refresh")
       )

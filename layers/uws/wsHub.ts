@@ -1,4 +1,3 @@
-import { noWsMeter, type WsMeter } from "../../src/telemetry/wsMeter.ts"
 import type uws from "uwebsockets"
 import { type Effect, Either, type Exit } from "effect"
 import type { UsdPrice } from "../../src/domain/usdPrice.ts"
@@ -26,6 +25,7 @@ import { TopicBook } from "../../src/ws/topicBook.ts"
 import { TopicJsonReader } from "../../src/ws/topicJson.ts"
 import type { ProjectionState } from "../../src/domain/projection/state.ts"
 import { isDataTopic, parseTopic, type Topic } from "../../src/ws/topics.ts"
+import { noWsMeter, type WsMeter } from "../../src/telemetry/wsMeter.ts"
 
 /** What uWS keeps per socket. */
 export interface Connection {

@@ -1,4 +1,3 @@
-import { noWsMeter, wsMeter } from "../../src/telemetry/wsMeter.ts"
 import { Effect, Either, type Exit, Layer, Runtime, Stream } from "effect"
 import { Prices } from "../../services/Prices.ts"
 import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
@@ -8,6 +7,7 @@ import { upgradeRequired } from "./fixedRoutes.ts"
 import { HttpServer } from "./HttpServer.ts"
 import { type Connection, WsHub } from "./wsHub.ts"
 import { authenticatedUpgrade, partnerKeyRuntime, tooManyConnections } from "./wsUpgrade.ts"
+import { noWsMeter, wsMeter } from "../../src/telemetry/wsMeter.ts"
 
 export const STREAM_PATH = "/v2/stream"
 

@@ -1,4 +1,3 @@
-import { countRefusal } from "../../src/telemetry/rateLimitRefusals.ts"
 import type uws from "uwebsockets"
 import { Context, Effect, Exit, Runtime } from "effect"
 import { RateLimited } from "../../src/api/errors.ts"
@@ -8,6 +7,7 @@ import { AuthenticatedPartner, PartnerKey } from "../../src/api/security/Partner
 import { errorToHttp, failureToHttp, globalErrorTable, type HttpFailure } from "./errorMapping.ts"
 import { requestIdFor } from "./requestId.ts"
 import { JSON_CONTENT_TYPE, writeResponse } from "./respond.ts"
+import { countRefusal } from "../../src/telemetry/rateLimitRefusals.ts"
 
 /** The `PartnerKey` middleware the REST routes run, taken from the context to authenticate upgrades. */
 export const partnerKeyRuntime = Effect.map(

@@ -64,7 +64,7 @@ export const BuildMeterLive = (options: BuildMeterOptions) =>
           // the partner is named in the logs (spec §5): never the key, only its id and name
           const partner = Context.getOption(outcome.right.context, AuthenticatedPartner)
           if (Option.isSome(partner)) {
-            yield* Effect.logInfo("build metered on a partner key").pipe(
+            yield* Effect.logDebug("build metered on a partner key").pipe(
               Effect.annotateLogs({ requestId: request.id, partnerKeyId: partner.value.keyId, partnerName: partner.value.name })
             )
           }

@@ -1,4 +1,3 @@
-import { type BuildKind, countBuild } from "../../telemetry/buildCounts.ts"
 import type { Address } from "@solana/kit"
 import { Effect, Either, Exit } from "effect"
 import { Blockhash } from "../../../services/Blockhash.ts"
@@ -28,6 +27,7 @@ import { makePreflight } from "./preflight.ts"
 import type { AsOf } from "../schemas.ts"
 import { stateAsOf } from "../vaults/vaultPath.ts"
 import { mapSettled, settled } from "./settled.ts"
+import { type BuildKind, countBuild } from "../../telemetry/buildCounts.ts"
 
 /** Chain time of the projection (unix seconds); the wall clock before any block time is known. */
 export const chainNow = (state: ProjectionState): bigint => BigInt(state.asOf?.blockTime ?? Math.floor(Date.now() / 1000))

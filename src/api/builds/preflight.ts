@@ -1,4 +1,3 @@
-import { countSimulation } from "../../telemetry/buildCounts.ts"
 import { Clock, Effect, Option } from "effect"
 import { Simulator } from "../../../services/Simulator.ts"
 import {
@@ -8,6 +7,7 @@ import {
   simulatedComputeUnitLimit,
   withComputeUnitLimit
 } from "../../domain/builds/index.ts"
+import { countSimulation } from "../../telemetry/buildCounts.ts"
 
 const hasTransaction = (response: object): response is BuiltTransaction => "transactionBase64" in response
 

@@ -1,5 +1,5 @@
 import { describe, expect, layer } from "@effect/vitest"
-import { Effect, HashMap, Layer, Logger } from "effect"
+import { Effect, HashMap, Layer, Logger, LogLevel } from "effect"
 import { fetchJson } from "../../support/httpFetch.ts"
 import { gatewayForTest, serverUrl } from "../../../src/bench/support/httpTestServer.ts"
 import { TEST_PARTNER_KEY } from "../../../src/bench/support/partnerKeyStandIn.ts"
@@ -32,7 +32,9 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
 describe("key-metered builds", () => {
   layer(
     gatewayForTest({ initial: liveStatus(100), state: world.state, buildsPerMinute: 3 }).pipe(
-      Layer.provide(Logger.replace(Logger.defaultLogger, capture))
+      Layer.provide(Logger.replace(Logger.defaultLogger, capture)),
+      // the partner's name is logged at Debug: routine successes stay out of the INFO log
+      Layer.provide(Logger.minimumLogLevel(LogLevel.Debug))
     ),
     { excludeTestServices: true }
   )((it) => {
