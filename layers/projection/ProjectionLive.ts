@@ -43,7 +43,8 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
         const genesisHash = yield* source.genesisHash.pipe(
           Effect.tapError((e) =>
             Effect.zipRight(
-              setPhase("starting", `chain unreachable: ${source.origin.rpcUrl}: ${e.message}`),
+              // degraded, not starting: nothing is on its way until the node answers
+              setPhase("degraded", `chain unreachable: ${source.origin.rpcUrl}: ${e.message}`),
               Effect.logWarning(`chain unreachable at ${source.origin.rpcUrl}, retrying with backoff (up to 5 s): ${e.message}`)
             )
           ),

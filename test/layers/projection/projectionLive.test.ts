@@ -1,7 +1,7 @@
 import { generateKeyPairSigner } from "@solana/kit"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Duration, Effect, Either, Exit, Layer, Scope } from "effect"
-import type { AccountUpdated, ChainSource } from "../../../services/ChainSource.ts"
+import { type AccountUpdated, ChainSource, ChainSourceError } from "../../../services/ChainSource.ts"
 import type { ChainStore } from "../../../services/ChainStore.ts"
 import { Projection } from "../../../services/Projection.ts"
 import { ProjectionLive, type ProjectionOptions } from "../../../layers/projection/ProjectionLive.ts"
@@ -43,6 +43,30 @@ const caughtUpWithOneVault = (vault: string) =>
   ] as const
 
 describe("ProjectionLive", () => {
+  it.live("a node that does not answer: degraded, with the chain's origin and the cause, until it does", () =>
+    Effect.gen(function*() {
+      const chain = yield* scriptedChainSource(program)
+      const store = yield* memoryChainStore()
+      let attempts = 0
+      const down = Layer.effect(
+        ChainSource,
+        Effect.map(ChainSource, (source) =>
+          ChainSource.of({
+            ...source,
+            genesisHash: Effect.suspend(() =>
+              ++attempts < 3 ? Effect.fail(new ChainSourceError({ message: "connect ECONNREFUSED 127.0.0.1:1" })) : source.genesisHash
+            )
+          }))
+      ).pipe(Layer.provide(chain.layer))
+      const projection = yield* buildProjection({ layer: down }, store)
+      const unreachable = yield* poll(projection.status, (s) => s.reason?.startsWith("chain unreachable") === true, "the unreachable status")
+      expect(unreachable.status).toBe("degraded")
+      expect(unreachable.reason).toBe("chain unreachable: http://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1")
+      // the node answers: the projection moves on and catches up
+      const restoring = yield* poll(projection.status, (s) => s.status !== "degraded", "the projection to move on")
+      expect(["restoring", "catching_up", "live"]).toContain(restoring.status)
+    }).pipe(Effect.scoped))
+
   it.live("snapshots an empty projection, goes live, serves reads and checkpoints", () =>
     Effect.gen(function*() {
       const { vault, owner, position } = yield* newPosition
