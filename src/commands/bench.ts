@@ -2,7 +2,7 @@ import { EXIT_USAGE, type Command } from "./Command.ts"
 
 /** The benchmarks of `src/bench`: what each measures. */
 const BENCHMARKS = {
-  projectionApply: "projection apply (decode + reduce + index) vs decode-only, same updates",
+  projectionApply: "projection apply vs a plain loop keeping the same position indexes from the raw bytes, same updates, same end state checked",
   httpTransport: "GET /status through the contract transport vs bare uWS, same client, same run",
   vaultReads: "GET /v2/vault/{address}, /v2/vaults and /v2/referrer/{address}/summary (real partner key middleware) vs bare uWS, same client, same run",
   referrerReads: "GET /v2/referrer/{address}/summary and /users for a builder with ~100,000 attributed users (BENCH_BULK_USERS)",
