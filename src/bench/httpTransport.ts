@@ -22,7 +22,7 @@ import { liveStatus } from "./support/projectionTest.ts"
  * `GET /status` through the contract transport against bare uWS routes returning a static body of
  * the same bytes, in one server process, with one client in this process (so they do not share a
  * JS thread). Rounds alternate between routes; the best round of each counts. Then latency at a
- * fixed request rate. Target (DESIGN §7): transport >= 0.5 of bare uWS req/s.
+ * fixed request rate. Target (DESIGN §7): transport >= 0.5 of bare uWS, by req/s and by server CPU per request.
  *
  *   npx tsx src/bench/httpTransport.ts
  */
@@ -172,6 +172,10 @@ export const run = async (
       keepAliveTransportVsBare: ms(keepAlive.best.transport / keepAlive.best.bare),
       keepAliveClientCpu: ms(keepAlive.clientCpu),
       keepAliveNoFiberVsBare: ms(keepAlive.best.transportNoFiber / keepAlive.best.bareHealth),
+      keepAliveBareServerCpuUsPerReq: ms(keepAlive.cpu.bare * 1e6),
+      keepAliveTransportServerCpuUsPerReq: ms(keepAlive.cpu.transport * 1e6),
+      keepAliveTransportVsBareByCpu: ms(keepAlive.cpu.bare / keepAlive.cpu.transport),
+      keepAliveNoFiberVsBareByCpu: ms(keepAlive.cpu.bareHealth / keepAlive.cpu.transportNoFiber),
       pipelinedBareReqPerSec: Math.round(pipelined.best.bare),
       pipelinedRunSyncReqPerSec: Math.round(pipelined.best.runSync),
       pipelinedTransportReqPerSec: Math.round(pipelined.best.transport),
@@ -183,6 +187,8 @@ export const run = async (
       pipelinedBareServerCpuUsPerReq: ms(pipelined.cpu.bare * 1e6),
       pipelinedTransportServerCpuUsPerReq: ms(pipelined.cpu.transport * 1e6),
       pipelinedTransportVsBareByCpu: ms(pipelined.cpu.bare / pipelined.cpu.transport),
+      pipelinedRunSyncVsBareByCpu: ms(pipelined.cpu.bare / pipelined.cpu.runSync),
+      pipelinedNoFiberVsBareByCpu: ms(pipelined.cpu.bareHealth / pipelined.cpu.transportNoFiber),
       latencyRatePerSec: latencyRate,
       bareP50Ms: ms(bareLatency.p50Ms),
       bareP99Ms: ms(bareLatency.p99Ms),

@@ -5,7 +5,7 @@ const BENCHMARKS = {
   projectionApply: "projection apply vs a plain loop keeping the same position indexes from the raw bytes, same updates, same end state checked",
   httpTransport: "GET /status through the contract transport vs bare uWS, same client, same run",
   vaultReads: "GET /v2/vault/{address}, /v2/vaults and /v2/referrer/{address}/summary (real partner key middleware) vs bare uWS, same client, same run",
-  referrerReads: "GET /v2/referrer/{address}/summary and /users for a builder with ~100,000 attributed users (BENCH_BULK_USERS)",
+  referrerReads: "GET /v2/referrer/{address}/summary (real partner key middleware, vs bare uWS by req/s and server CPU per request) and /users for a builder with ~100,000 attributed users (BENCH_BULK_USERS)",
   txBuild: "unsigned transaction builds with a cached blockhash",
   txBuildHttp: "the same builds through the HTTP server (keep-alive POSTs, server in a child process)",
   wsFanout: "projection change -> WebSocket frame at 5,000 changes/s to 1,000 clients",
