@@ -4,11 +4,14 @@ import { monitorEventLoopDelay } from "node:perf_hooks"
 import * as Metrics from "@effect/opentelemetry/Metrics"
 import * as Resource from "@effect/opentelemetry/Resource"
 import { PrometheusExporter } from "@opentelemetry/exporter-prometheus"
-import { Context, Effect, Layer } from "effect"
+import { Context, Data, Effect, Layer } from "effect"
 import { Projection } from "../../services/Projection.ts"
 import type { MetricsConfig } from "../../src/telemetry/metricsConfig.ts"
 import { refreshProcessGauges, refreshProjectionGauges } from "../../src/telemetry/scrapeGauges.ts"
 import { VERSION } from "../../src/version.ts"
+
+/** The metrics listener cannot bind its address (a port in use, an address not on this machine). */
+export class MetricsListenerError extends Data.TaggedError("MetricsListenerError")<{ readonly message: string }> {}
 
 /** Where the metrics listener is bound (its port is the OS's pick when METRICS_PORT=0). */
 export class MetricsListener extends Context.Tag("MetricsListener")<MetricsListener, { readonly url: string }>() {}
@@ -53,8 +56,9 @@ export const MetricsListenerLive = (config: MetricsConfig & { readonly port: num
         }
       })
       const address = yield* listen(server, config.host, config.port).pipe(
-        Effect.mapError((error) => new Error(`the metrics listener cannot bind ${config.host}:${config.port} (METRICS_PORT): ${error.message}`)),
-        Effect.orDie
+        Effect.mapError((error) =>
+          new MetricsListenerError({ message: `the metrics listener cannot bind ${config.host}:${config.port} (METRICS_PORT): ${error.message}` })
+        )
       )
       const host = address.family === "IPv6" ? `[${address.address}]` : address.address
       const url = `http://${host}:${address.port}/metrics`

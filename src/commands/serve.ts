@@ -26,7 +26,7 @@ import { runMain } from "../runMain.ts"
 import { EXIT_USAGE, type Command } from "./Command.ts"
 import { IngestionLive } from "./ingestion.ts"
 import { ServeBannerLive } from "./serveBanner.ts"
-import { describeDatabaseFailure } from "./startupFailure.ts"
+import { describeDatabaseFailure, describeListenFailure } from "./startupFailure.ts"
 import { keysConfig } from "../configKeys.ts"
 import { PartnerAuthLive, resolveSandboxPartnerKey, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
 import { ControlPlaneLive } from "./controlPlaneServe.ts"
@@ -176,7 +176,7 @@ export const serve: Command = {
     }
     return runMain(
       Layer.launch(gateway(config.right)).pipe(Effect.provide(LoggingLive(config.right.app))),
-      (cause) => describeDatabaseFailure(cause, config.right.app.databaseUrl)
+      (cause) => describeDatabaseFailure(cause, config.right.app.databaseUrl) ?? describeListenFailure(cause)
     )
   }
 }

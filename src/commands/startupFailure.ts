@@ -42,3 +42,13 @@ export const describeDatabaseFailure = (cause: Cause.Cause<unknown>, databaseUrl
   const reason = code === undefined ? (sqlError as { message?: string }).message ?? "failed" : CAUSES[code]!
   return `cannot use the database at DATABASE_URL (${where}, database ${database}, user ${decodeURIComponent(url.username) || "(default)"}): ${reason}`
 }
+
+/** Listeners the service could not open: their messages already name the address and the setting. */
+const LISTEN_FAILURES = new Set(["HttpServerError", "MetricsListenerError"])
+
+/** One line for a port that cannot be bound at start-up; null when the failure is something else. */
+export const describeListenFailure = (cause: Cause.Cause<unknown>): string | null => {
+  const failure = [...Cause.failures(cause)].find((error) =>
+    typeof error === "object" && error !== null && LISTEN_FAILURES.has(String((error as { _tag?: unknown })._tag)))
+  return failure === undefined ? null : String((failure as { message?: unknown }).message)
+}
