@@ -70,11 +70,17 @@ export interface RunningProcess {
   readonly exited: Promise<number | null>
 }
 
-/** Starts `command args` in the repository with `env` over this process's environment (`undefined` unsets). */
+/**
+ * Starts `command args` in the repository with `env` over this process's environment (`undefined`
+ * unsets), capturing its output. `exited` resolves on "close" (the process ended and its output,
+ * also what its children wrote, has been read), or with `endsOn: "exit"` as soon as it ends, for a
+ * process whose children may outlive it holding the pipes (a server killed beside its database).
+ */
 export const startProcess = (
   command: string,
   args: ReadonlyArray<string>,
-  env: Record<string, string | undefined>
+  env: Record<string, string | undefined>,
+  endsOn: "close" | "exit" = "close"
 ): RunningProcess => {
   const merged: Record<string, string | undefined> = { ...process.env, ...env }
   for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name]
@@ -87,8 +93,7 @@ export const startProcess = (
   }
   child.stdout!.on("data", append)
   child.stderr!.on("data", append)
-  // "close": the process has exited and its output (also what its children wrote) has been read
-  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)))
+  const exited = new Promise<number | null>((resolve) => child.once(endsOn, (code: number | null) => resolve(code)))
   const waitForOutput = (pattern: RegExp, timeoutMs: number) =>
     new Promise<RegExpMatchArray>((resolve, reject) => {
       let done = false
