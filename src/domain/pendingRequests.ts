@@ -35,6 +35,7 @@ export interface RequestState {
 /** One request event of the position (newest first in the lists below). */
 export interface LoggedRequestEvent {
   readonly name: string
+  readonly slot: number
   readonly blockTime: number | null
   readonly data: Readonly<Record<string, unknown>>
 }
@@ -114,17 +115,20 @@ export const depositRequest = (
   if (settlement === null) return null
   const settledAt = timeOf(settlement)
   if (settledAt === null || now - settledAt > SETTLED_VISIBLE_SECONDS) return null
+  // The log orders the transactions of one slot by signature, not by their order in the block: with
+  // nothing pending on chain, a request of the settlement's own slot that sorts after it was settled by it.
+  const settled = [...open.filter((event) => event.slot === settlement.slot), ...closed]
   const refunded = settlement.name === "RefundedDeposit"
   const net = big(settlement.data, refunded ? "amount" : "netAmount") ?? 0n
   const minted = refunded ? null : (big(settlement.data, "userSharesAfter") ?? 0n) - (big(settlement.data, "userSharesBefore") ?? 0n)
   return {
     stage: refunded ? "refunded" : "processed",
     // The account's last deposit time belongs to the settled requests when the log lacks them.
-    requestedAt: oldestTime(closed) ?? Number(account.lastDepositTimestamp),
+    requestedAt: oldestTime(settled) ?? Number(account.lastDepositTimestamp),
     settledAt,
     cooldownEnd: null,
     etaProcessAt: null,
-    amounts: { ...depositTotals(closed, net), ...(minted === null ? {} : { shares: minted }) }
+    amounts: { ...depositTotals(settled, net), ...(minted === null ? {} : { shares: minted }) }
   }
 }
 

@@ -6,7 +6,7 @@ import type { Address } from "@solana/kit"
 
 const OWNER = "7vfCXTUXx5WJV5JADk17DUJ4ksgau7utNKj4b963voxs" as Address
 const NOW = 1_800_000_000
-const requestEvent = (name: string, data: Record<string, string>, blockTime = NOW) => ({ name, blockTime, data })
+const requestEvent = (name: string, data: Record<string, string>, slot = 100) => ({ name, slot, blockTime: NOW, data })
 
 describe("processFrequency: the redemption schedule's cycle", () => {
   const schedule = (cutoff: bigint, current: bigint, next: bigint) => ({
@@ -49,6 +49,12 @@ describe("pending deposit stages", () => {
       stage: "processed", requestedAt: NOW - 50, settledAt: NOW - 20, cooldownEnd: null, etaProcessAt: null,
       amounts: { gross: 1000n, fee: 5n, net: 995n, shares: 990n }
     })
+    // One slot: the log cannot tell the order of its transactions (it sorts them by signature), and
+    // with nothing pending on chain the request listed after its settlement was settled by it.
+    expect(depositRequest(settledAccount, null, [request, allocated], NOW)?.amounts).toEqual({ gross: 1000n, fee: 5n, net: 995n, shares: 990n })
+    // A request of a later slot with nothing pending is not the settlement's.
+    const later = requestEvent("DepositRequested", { grossAmount: "1000", feeAmount: "5", netAmount: "995", timestamp: String(NOW - 10) }, 101)
+    expect(depositRequest(settledAccount, null, [later, allocated], NOW)?.amounts).toEqual({ net: 995n, shares: 990n })
     expect(depositRequest(settledAccount, null, [allocated, request], NOW + 86_400)).toBeNull()
     expect(depositRequest(settledAccount, null, [], NOW)).toBeNull()
   })
