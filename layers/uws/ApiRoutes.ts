@@ -1,5 +1,6 @@
 import type { HttpApi, HttpApiGroup } from "@effect/platform"
 import { Effect, Layer } from "effect"
+import type { CorsPolicy } from "../../src/api/annotations.ts"
 import type { ApiGroupImplementations } from "../../src/api/handlers.ts"
 import type { ApiMiddlewareImplementations } from "../../src/api/middleware.ts"
 import { compileRoutes } from "./compileRoutes.ts"
@@ -42,16 +43,16 @@ export const ApiRoutesLive = <Id extends string, Groups extends HttpApiGroup.Htt
       const limits: HttpLimits = { ...defaultHttpLimits, ...options.limits }
       const routes = yield* Effect.try(() => compileRoutes(api as unknown as HttpApi.HttpApi.Any, context, limits)).pipe(Effect.orDie)
       const methodsByPattern = new Map<string, Array<string>>()
-      const publicPatterns = new Set<string>()
+      const publicPatterns = new Map<string, CorsPolicy>()
       for (const route of routes) {
         const meter = options.meterRequests === true ? new RouteMeter(route.pattern, route.method) : undefined
         server.route(route.method, route.pattern, serveRoute(route, runtime, limits, options.traceRequests === true, meter))
         const methods = methodsByPattern.get(route.pattern) ?? []
         methods.push(route.method)
         methodsByPattern.set(route.pattern, methods)
-        if (route.cors) publicPatterns.add(route.pattern)
+        if (route.cors !== null) publicPatterns.set(route.pattern, route.cors)
       }
-      for (const pattern of publicPatterns) server.route("OPTIONS", pattern, corsPreflight(methodsByPattern.get(pattern)!))
+      for (const [pattern, cors] of publicPatterns) server.route("OPTIONS", pattern, corsPreflight(methodsByPattern.get(pattern)!, cors))
       for (const [pattern, methods] of methodsByPattern) server.route("ANY", pattern, methodNotAllowed(methods))
       yield* Effect.logDebug(`serving ${routes.length} API routes`)
     }).pipe(Effect.withSpan("ApiRoutes.register"))

@@ -1,7 +1,8 @@
 import { HttpApi, type HttpApiEndpoint, type HttpApiGroup } from "@effect/platform"
 import { Context, Either, Option, ParseResult, Schema, type SchemaAST } from "effect"
 import type { Effect } from "effect"
-import { CacheControl, MaxBodyBytes, PublicCors } from "../../src/api/annotations.ts"
+import { CacheControl, type CorsPolicy, MaxBodyBytes, PublicCors } from "../../src/api/annotations.ts"
+import { DEFAULT_CORS } from "./cors.ts"
 import { groupImplementationTag } from "../../src/api/handlers.ts"
 import { middlewareImplementationTag, type MiddlewareRuntime } from "../../src/api/middleware.ts"
 import { PreEncoded } from "../../src/api/preEncoded.ts"
@@ -26,14 +27,17 @@ export interface CompiledRoute {
   readonly middleware: ReadonlyArray<MiddlewareRuntime>
   readonly cacheControl: string
   readonly maxBodyBytes: number
-  /** A public route: CORS headers on every answer, `OPTIONS` preflight served. */
-  readonly cors: boolean
+  /** A public route's CORS: its headers on every answer, `OPTIONS` preflight served; null on other routes. */
+  readonly cors: CorsPolicy | null
 }
 
 export interface EncodedSuccess {
   readonly status: number
   readonly body: string | Uint8Array
 }
+
+const corsPolicyOf = (annotation: boolean | CorsPolicy): CorsPolicy | null =>
+  annotation === false ? null : annotation === true ? DEFAULT_CORS : annotation
 
 const METHODS: ReadonlySet<string> = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"])
 const BODYLESS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"])
@@ -118,7 +122,7 @@ export const compileRoutes = (
         middleware: middlewareRuntimes,
         cacheControl: Context.getOrElse(mergedAnnotations, CacheControl, () => "no-store"),
         maxBodyBytes: Context.getOrElse(mergedAnnotations, MaxBodyBytes, () => limits.maxBodyBytes),
-        cors: Context.getOrElse(mergedAnnotations, PublicCors, () => false)
+        cors: corsPolicyOf(Context.getOrElse(mergedAnnotations, PublicCors, () => false))
       })
     }
   })

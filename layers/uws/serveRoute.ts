@@ -5,7 +5,7 @@ import type { RequestInfo } from "../../src/api/handlers.ts"
 import { PreEncoded } from "../../src/api/preEncoded.ts"
 import { WithHeaders } from "../../src/api/withHeaders.ts"
 import type { CompiledRoute } from "./compileRoutes.ts"
-import { CORS_HEADERS } from "./cors.ts"
+import { corsAnswerHeaders } from "./cors.ts"
 import { errorToHttp, failureToHttp, globalErrorTable, type HttpFailure } from "./errorMapping.ts"
 import type { RouteHandler } from "./HttpServer.ts"
 import type { HttpLimits } from "./limits.ts"
@@ -66,7 +66,7 @@ export const serveRoute = (
       )
     )
 
-  const corsHeaders: HeaderList = route.cors ? CORS_HEADERS : []
+  const corsHeaders: HeaderList = route.cors === null ? [] : corsAnswerHeaders(route.cors)
 
   // One instance for the route: an error is an immutable value, and building one per request was a
   // measurable share of a build's cost.

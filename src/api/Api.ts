@@ -15,6 +15,7 @@ import { UsersApi } from "./users/UsersApi.ts"
 import { VaultsApi } from "./vaults/VaultsApi.ts"
 import { AuthApi } from "./controlPlane/AuthApi.ts"
 import { OrgApi } from "./controlPlane/OrgApi.ts"
+import { ActionsApi } from "./actions/ActionsApi.ts"
 
 /**
  * The vault-gateway HTTP API contract: every route, its parameters, bodies and errors. The uWS
@@ -35,6 +36,7 @@ export const Api = HttpApi.make("vault-gateway")
   .add(ReferrerHistoryApi)
   .add(AuthApi)
   .add(OrgApi)
+  .add(ActionsApi)
   .addError(BadRequestResponse)
   .addError(UriTooLongResponse)
   .addError(HeadersTooLargeResponse)

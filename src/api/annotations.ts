@@ -14,7 +14,21 @@ export class MaxBodyBytes extends Context.Tag("vault-gateway/api/MaxBodyBytes")<
 export class CacheControl extends Context.Tag("vault-gateway/api/CacheControl")<CacheControl, string>() {}
 
 /**
- * A public route browsers call directly: every answer carries CORS headers and `OPTIONS` preflight
- * is answered. Partner routes never set it (a key never belongs in a browser).
+ * The CORS a public route asks for beyond `Access-Control-Allow-Origin: *` (which every public
+ * route has), for a protocol that prescribes its own (Solana Actions).
  */
-export class PublicCors extends Context.Tag("vault-gateway/api/PublicCors")<PublicCors, boolean>() {}
+export interface CorsPolicy {
+  /** What the preflight allows; the path's own methods when absent. */
+  readonly allowMethods?: string
+  readonly allowHeaders: string
+  readonly exposeHeaders: string
+  /** Headers every answer of the route carries, success or error. */
+  readonly answerHeaders?: ReadonlyArray<readonly [name: string, value: string]>
+}
+
+/**
+ * A public route browsers call directly: every answer carries CORS headers and `OPTIONS` preflight
+ * is answered (`true`: the API's default policy). Partner routes never set it (a key never belongs
+ * in a browser).
+ */
+export class PublicCors extends Context.Tag("vault-gateway/api/PublicCors")<PublicCors, boolean | CorsPolicy>() {}

@@ -826,6 +826,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/actions.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Solana Actions: which paths of this origin are actions */
+        get: operations["actions.actionsJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/actions/vault/{vaultAddress}/deposit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Solana Action: deposit into a vault (metadata)
+         * @description The vault's name, deposit asset, after-fee APY and deposit bounds, with an `amount` input in the token's major units.
+         */
+        get: operations["actions.depositAction"];
+        put?: never;
+        /**
+         * Solana Action: build the deposit transaction for {account}
+         * @description Built by the same flow as the v2 builders (same validation, simulation and per-IP metering); a refusal by the vault's policy is a 422 whose `message` gives the reasons (the Actions error shape). The answer links a callback (`links.next`) that reports the pending request once the transaction is confirmed. Attribution as on POST /v2/vault/{vaultAddress}/tx/deposit: `code` (a builder code) or `referrer` (a builder wallet).
+         */
+        post: operations["actions.depositTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/actions/vault/{vaultAddress}/deposit/next": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Solana Action chain: the deposit request after its transaction confirmed */
+        post: operations["actions.depositCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/actions/vault/{vaultAddress}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Solana Action: request a withdrawal from a vault (metadata)
+         * @description The vault's name, asset and withdrawal policy, with an `amount` input in major units and a withdraw-all action.
+         */
+        get: operations["actions.withdrawAction"];
+        put?: never;
+        /**
+         * Solana Action: build the withdrawal request transaction for {account}
+         * @description Built by the same flow as the v2 builders (same validation, simulation and per-IP metering); a refusal by the vault's policy is a 422 whose `message` gives the reasons (the Actions error shape). The answer links a callback (`links.next`) that reports the pending request once the transaction is confirmed.
+         */
+        post: operations["actions.withdrawTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/actions/vault/{vaultAddress}/withdraw/next": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Solana Action chain: the withdrawal request after its transaction confirmed */
+        post: operations["actions.withdrawCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2262,6 +2361,88 @@ export interface components {
                 [key: string]: unknown;
             };
             createdAt: string;
+        };
+        /** @description Which of this origin's paths are Solana Actions */
+        ActionsJson: {
+            rules: {
+                pathPattern: string;
+                apiPath: string;
+            }[];
+        };
+        /** @description Solana Actions GET answer (spec 2.4) */
+        ActionGetResponse: {
+            /** @enum {string} */
+            type: "action";
+            /** @description absolute URL of the action's icon (an SVG served by the gateway) */
+            icon: string;
+            title: string;
+            description: string;
+            label: string;
+            disabled?: boolean;
+            error?: {
+                message: string;
+            };
+            links: {
+                actions: {
+                    /** @enum {string} */
+                    type: "transaction";
+                    href: string;
+                    label: string;
+                    parameters?: {
+                        /** @enum {string} */
+                        type: "number";
+                        name: string;
+                        label: string;
+                        required: boolean;
+                        min?: number;
+                        max?: number;
+                        pattern: string;
+                        patternDescription: string;
+                    }[];
+                }[];
+            };
+        };
+        ActionPostRequest: {
+            /**
+             * @description the wallet that signs: fee payer, depositor or withdrawer
+             * @example 11111111111111111111111111111111
+             */
+            account: string;
+        };
+        /** @description Solana Actions POST answer (spec 2.4) */
+        ActionPostResponse: {
+            /** @enum {string} */
+            type: "transaction";
+            /** @description unsigned v0 transaction, base64; the account in the request is its fee payer and only signer */
+            transaction: string;
+            message: string;
+            links: {
+                next: {
+                    /** @enum {string} */
+                    type: "post";
+                    /** @description same-origin callback the client posts {account, signature} to */
+                    href: string;
+                };
+            };
+        };
+        NextActionPostRequest: {
+            account: components["schemas"]["Address"];
+            /** @description the confirmed transaction's signature (base58) */
+            signature: string;
+        };
+        /** @description The end of an action chain: what happened, shown after the transaction confirmed */
+        CompletedAction: {
+            /** @enum {string} */
+            type: "completed";
+            /** @description absolute URL of the action's icon (an SVG served by the gateway) */
+            icon: string;
+            title: string;
+            description: string;
+            label: string;
+            disabled?: boolean;
+            error?: {
+                message: string;
+            };
         };
     };
     responses: never;
@@ -6822,6 +7003,635 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "actions.actionsJson": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Which of this origin's paths are Solana Actions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionsJson"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "actions.depositAction": {
+        parameters: {
+            query?: {
+                /** @description builder code */
+                code?: string;
+                /** @description builder wallet */
+                referrer?: string;
+            };
+            header?: never;
+            path: {
+                vaultAddress: components["schemas"]["Address"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Solana Actions GET answer (spec 2.4) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionGetResponse"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["MalformedRequest"];
+                };
+            };
+            /** @description No vault of the program at this address */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnknownVault"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The projection is not live (starting, restoring, catching up or degraded); retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectionUnavailable"];
+                };
+            };
+        };
+    };
+    "actions.depositTransaction": {
+        parameters: {
+            query?: {
+                /** @description gross deposit in the token's major units, e.g. 12.5 (required) */
+                amount?: string;
+                /** @description builder code */
+                code?: string;
+                /** @description builder wallet (base58) */
+                referrer?: string;
+            };
+            header?: never;
+            path: {
+                vaultAddress: components["schemas"]["Address"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActionPostRequest"];
+            };
+        };
+        responses: {
+            /** @description Solana Actions POST answer (spec 2.4) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionPostResponse"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["MalformedRequest"];
+                };
+            };
+            /** @description No vault of the program at this address */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnknownVault"];
+                };
+            };
+            /** @description The request body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLarge"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
+                };
+            };
+            /** @description The vault's policy refuses this request (reasons attached) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuildRefused"] | components["schemas"]["SimulationFailed"];
+                };
+            };
+            /** @description Quota exceeded; wait for the reset */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The projection is not live (starting, restoring, catching up or degraded); retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectionUnavailable"] | components["schemas"]["BlockhashUnavailable"];
+                };
+            };
+        };
+    };
+    "actions.depositCompleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                vaultAddress: components["schemas"]["Address"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NextActionPostRequest"];
+            };
+        };
+        responses: {
+            /** @description The end of an action chain: what happened, shown after the transaction confirmed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompletedAction"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description No vault of the program at this address */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnknownVault"];
+                };
+            };
+            /** @description The request body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLarge"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The projection is not live (starting, restoring, catching up or degraded); retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectionUnavailable"];
+                };
+            };
+        };
+    };
+    "actions.withdrawAction": {
+        parameters: {
+            query?: {
+                /** @description builder code */
+                code?: string;
+                /** @description builder wallet */
+                referrer?: string;
+            };
+            header?: never;
+            path: {
+                vaultAddress: components["schemas"]["Address"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Solana Actions GET answer (spec 2.4) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionGetResponse"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["MalformedRequest"];
+                };
+            };
+            /** @description No vault of the program at this address */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnknownVault"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The projection is not live (starting, restoring, catching up or degraded); retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectionUnavailable"];
+                };
+            };
+        };
+    };
+    "actions.withdrawTransaction": {
+        parameters: {
+            query?: {
+                /** @description value to withdraw in the deposit token's major units (or all=true) */
+                amount?: string;
+                /** @description withdraw the whole position (instead of amount) */
+                all?: "true";
+            };
+            header?: never;
+            path: {
+                vaultAddress: components["schemas"]["Address"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ActionPostRequest"];
+            };
+        };
+        responses: {
+            /** @description Solana Actions POST answer (spec 2.4) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActionPostResponse"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"] | components["schemas"]["MalformedRequest"];
+                };
+            };
+            /** @description No vault of the program at this address */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnknownVault"];
+                };
+            };
+            /** @description The request body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLarge"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
+                };
+            };
+            /** @description The vault's policy refuses this request (reasons attached) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BuildRefused"] | components["schemas"]["SimulationFailed"];
+                };
+            };
+            /** @description Quota exceeded; wait for the reset */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The projection is not live (starting, restoring, catching up or degraded); retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectionUnavailable"] | components["schemas"]["BlockhashUnavailable"];
+                };
+            };
+        };
+    };
+    "actions.withdrawCompleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                vaultAddress: components["schemas"]["Address"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NextActionPostRequest"];
+            };
+        };
+        responses: {
+            /** @description The end of an action chain: what happened, shown after the transaction confirmed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompletedAction"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description No vault of the program at this address */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnknownVault"];
+                };
+            };
+            /** @description The request body is over the limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLarge"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The projection is not live (starting, restoring, catching up or degraded); retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectionUnavailable"];
                 };
             };
         };

@@ -1,7 +1,9 @@
+import { ActionIconRouteLive } from "../../layers/uws/ActionIconRoute.ts"
 import { Effect, Either, Layer, Option } from "effect"
 import { DatabaseLive } from "../../layers/postgres/Database.ts"
 import { ProjectionInBackground } from "../../layers/projection/ProjectionInBackground.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
+import { ActionsLive } from "../api/actions/ActionsHandlers.ts"
 import { DocsRoutesLive } from "../../layers/uws/DocsRoutes.ts"
 import { HttpListenerLive, HttpServerLive } from "../../layers/uws/HttpServer.ts"
 import { WsStreamLive } from "../../layers/uws/wsStream.ts"
@@ -118,7 +120,7 @@ const gateway = (config: ServeConfig) => {
     RateLimiterLive
   )
   // the builders meter a request with a valid partner key on the key's quota
-  const builds = Layer.merge(BuildsLive(buildMeter), PublicHandlersLive).pipe(
+  const builds = Layer.mergeAll(BuildsLive(buildMeter), PublicHandlersLive, ActionsLive({ origin: controlPlane.origin })).pipe(
     Layer.provide(Layer.merge(buildServices, partnerAuth))
   )
 
@@ -140,7 +142,7 @@ const gateway = (config: ServeConfig) => {
 
   const stream = WsStreamLive({ limits: wsLimits, meter: metrics.port !== null }).pipe(Layer.provide(Layer.merge(projection, prices)))
   const api = ApiRoutesLive(Api, { meterRequests: metrics.port !== null, traceRequests: tracing.enabled })
-  const routes = Layer.mergeAll(api, DocsRoutesLive(Api), stream, sandboxKeySeed).pipe(
+  const routes = Layer.mergeAll(api, DocsRoutesLive(Api), ActionIconRouteLive, stream, sandboxKeySeed).pipe(
     Layer.provide(Layer.mergeAll(handlers, partnerAuth, builderControl))
   )
   // Listen only once every route is registered.

@@ -78,6 +78,10 @@ const setUp = (url: string) =>
         wallet: [ALICE, BOB, NOBODY],
         address: [BUILDER, wallet.address, NOBODY],
         userAddress: [ALICE, BOB],
+        // Solana Actions: the signing wallet, attribution and an amount in major units
+        account: [ALICE, BOB],
+        referrer: [BUILDER],
+        amount: ["1", "12.5", "0.000001"],
         vaultId: LEGACY_IDS,
         code: ["contract-1", "CONTRACT-1"],
         limit: ["1", "2", "50", "100"],

@@ -1,6 +1,8 @@
+import { ActionIconRouteLive } from "../../../layers/uws/ActionIconRoute.ts"
 import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { Effect, Layer } from "effect"
 import { ApiRoutesLive } from "../../../layers/uws/ApiRoutes.ts"
+import { ActionsLive } from "../../api/actions/ActionsHandlers.ts"
 import { DocsRoutesLive } from "../../../layers/uws/DocsRoutes.ts"
 import { HttpListener, HttpListenerLive, type HttpServer, HttpServerLive } from "../../../layers/uws/HttpServer.ts"
 import type { HttpLimits } from "../../../layers/uws/limits.ts"
@@ -70,13 +72,15 @@ export const gatewayForTest = <PayoutsR = never>(
   // the daily rows and how far they are stored (the vault history routes check the coverage too)
   const referrerHistoryRows = options.referrerHistory ?? ReferrerHistoryStandIn()
   const referrerHistory = ReferrerHistoryHandlersLive.pipe(Layer.provide(referrerHistoryRows))
-  const builds = Layer.merge(
+  const builds = Layer.mergeAll(
     BuildsLive({ perIp: { limit: options.buildsPerMinute ?? 20, windowSeconds: 60 }, trustProxy: false }),
-    PublicHandlersLive
+    PublicHandlersLive,
+    ActionsLive({ origin: new URL("http://127.0.0.1") })
   ).pipe(Layer.provide(options.builderCodes ?? Layer.empty), Layer.provide(Layer.merge(BuildStandIns, partnerKey)))
   const routes = Layer.mergeAll(
     ApiRoutesLive(Api, { ...(options.limits === undefined ? {} : { limits: options.limits }), meterRequests: options.meterRequests === true }),
     DocsRoutesLive(Api),
+    ActionIconRouteLive,
     (options.extraRoutes ?? Layer.empty).pipe(Layer.provide(Layer.merge(partnerKey, NoPricesLive)))
   ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, referrerHistory, builds, partnerKey, options.controlPlane ?? ControlPlaneStandIn).pipe(Layer.provide(Layer.mergeAll(NoPricesLive, VaultHistoryStandIn(options.history), referrerHistoryRows)))))
   return listenForTest(routes).pipe(

@@ -2,6 +2,10 @@ import { OpenApi } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { DOCS_PATHS } from "../../../layers/uws/DocsRoutes.ts"
+import { ACTION_ICON_PATH } from "../../../src/api/actions/actionIcon.ts"
+
+/** Served beside the contract: the documents that describe it, and an image. */
+const NOT_JSON_PATHS: ReadonlyArray<string> = [...DOCS_PATHS, ACTION_ICON_PATH]
 import { HttpListener, HttpServer } from "../../../layers/uws/HttpServer.ts"
 import { Api } from "../../../src/api/Api.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
@@ -33,7 +37,7 @@ const documentedEqualsServed = (spec: OpenApi.OpenAPISpec) =>
     const registered = new Set(
       server.routes()
         // CORS preflight (OPTIONS on public routes) is transport behaviour, not a contract operation.
-        .filter((route) => route.method !== "ANY" && route.method !== "OPTIONS" && !(DOCS_PATHS as ReadonlyArray<string>).includes(route.pattern))
+        .filter((route) => route.method !== "ANY" && route.method !== "OPTIONS" && !NOT_JSON_PATHS.includes(route.pattern))
         .map((route) => `${route.method} ${route.pattern}`)
     )
     expect(registered).toEqual(new Set([...documented].map((operation) => toUws(operation))))
