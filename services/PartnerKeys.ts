@@ -62,7 +62,7 @@ export class PartnerKeys extends Context.Tag("PartnerKeys")<
   PartnerKeys,
   {
     readonly issue: (input: IssueKey) => Effect.Effect<IssuedKey, PartnerKeyStoreError>
-    /** Stores a given key (the configured sandbox key); re-activates it if it exists. */
+    /** Stores a given key (the sandbox key); one stored already is returned as it is: a revoked key stays revoked. */
     readonly ensure: (input: IssueKey, key: Redacted.Redacted<string>) => Effect.Effect<PartnerKeyRecord, PartnerKeyStoreError>
     readonly list: Effect.Effect<ReadonlyArray<PartnerKeyRecord>, PartnerKeyStoreError>
     readonly revoke: (id: string) => Effect.Effect<PartnerKeyRecord, PartnerKeyNotFound | PartnerKeyStoreError>

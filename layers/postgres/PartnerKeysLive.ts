@@ -77,7 +77,7 @@ export const PartnerKeysLive = Layer.effect(
         VALUES (${input.name}, ${input.ownerWallet}, ${input.environment}, ${hashApiKey(key)},
                 ${KEY_PREFIXES[input.environment]}, ${key.slice(-4)}, ${input.quotaLimit ?? null},
                 ${input.quotaWindowSeconds ?? null}, ${rotatedFrom})
-        ON CONFLICT (key_hash) DO UPDATE SET revoked_at = NULL, expires_at = NULL
+        ON CONFLICT (key_hash) DO UPDATE SET name = partner_key.name
         RETURNING ${columns}`.pipe(Effect.map((rows) => rows[0]!))
 
     const issueWith = (input: IssueKey, key: string, rotatedFrom: string | null) =>

@@ -41,14 +41,20 @@ export const resolveSandboxPartnerKey = (configured: Option.Option<Redacted.Reda
 
 /**
  * On the sandbox: stores the sandbox partner key (the same at every start), in the background so
- * the server listens at once (`ServeBannerLive` prints it). Its owner wallet, a scenario builder,
+ * the server listens at once (`ServeBannerLive` prints it). A key revoked since is not revived. Its owner wallet, a scenario builder,
  * is set once the chain is up (`SandboxCodesSeed`).
  */
 export const SandboxPartnerKeyLive = (key: Redacted.Redacted<string>) =>
   Layer.scopedDiscard(
     Effect.gen(function*() {
       const keys = yield* PartnerKeys
-      yield* keys.ensure({ name: "sandbox", ownerWallet: null, environment: "sandbox" }, key)
+      const record = yield* keys.ensure({ name: "sandbox", ownerWallet: null, environment: "sandbox" }, key)
+      if (record.revokedAt !== null || (record.expiresAt !== null && record.expiresAt.getTime() <= Date.now())) {
+        yield* Effect.logWarning(
+          "the sandbox partner key was revoked (or rotated away) and stays refused; for a new one, delete " +
+            `${KEY_FILE} in DATA_DIR or set SANDBOX_PARTNER_KEY`
+        )
+      }
     }).pipe(
       Effect.catchAllCause((cause) => Effect.logError("could not seed the sandbox partner key", cause)),
       Effect.forkScoped

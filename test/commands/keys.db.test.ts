@@ -165,6 +165,17 @@ describe("vault-gateway keys", () => {
     expect(sandboxKeys.map((r) => r.last4).sort()).toEqual([configured.slice(-4), kept!.slice(-4)].sort())
     expect(sandboxKeys.find((r) => r.last4 === kept!.slice(-4))!.ownerWallet).toBe(owner)
 
+    // revoked, the kept key stays refused at the next start (the log says how to get a new one)
+    const keptId = sandboxKeys.find((r) => r.last4 === kept!.slice(-4))!.id as string
+    expect((await keysCli("revoke", keptId)).code).toBe(0)
+    const fourth = startCli(["serve"], env(small))
+    const [, fourthUrl] = await fourth.waitForOutput(/listening on (http:\/\/[\d.]+:\d+)/, 30_000)
+    await fourth.waitForOutput(/sandbox partner key was revoked .* stays refused/, 30_000)
+    expect((await fetch(`${fourthUrl}/v2/vaults`, { headers })).status).toBe(401)
+    fourth.child.kill("SIGINT")
+    await fourth.exited
+    expect((await listed()).find((r) => r.id === keptId)!.revokedAt).not.toBeNull()
+
     const refused = await runCli(["serve"], env({ SANDBOX_PARTNER_KEY: "vg_prod_abcdefghijklmnopqrstuvwxyz" }))
     expect(refused.code).toBe(2)
     expect(refused.output).toMatch(/SANDBOX_PARTNER_KEY: Expected a sandbox key starting with vg_sandbox_/)
