@@ -249,5 +249,7 @@ describe("user activity, position history and earnings against the sandbox chain
       expect(yield* status(`/v2/vault/${V}/user/9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin/history`)).toBe(404)
       expect(yield* status(`/v2/vault/${V}/user/9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin/earnings`)).toBe(404)
       expect(yield* status(`/v2/vault/${V}/user/${A}/earnings?startDate=${day3}&endDate=${day1}`)).toBe(400)
+      expect(yield* status(`/v2/vault/${V}/user/${A}/earnings?startDate=2099-01-01`)).toBe(400)
+      expect(yield* status(`/v2/user/${A}/earnings?startDate=2099-01-01`)).toBe(400)
     }).pipe(Effect.scoped), 240_000)
 })

@@ -194,9 +194,15 @@ export const userHistoryHandlers = Effect.gen(function*() {
       return page(rows, from > firstDay ? cursors.encode({ scope, lastDate: from }) : null)
     })
 
+  const startNotAfter = (params: DateFilter, throughDate: string) =>
+    params.startDate !== undefined && params.startDate > throughDate
+      ? Effect.fail(new BadRequest({ code: "INVALID_QUERY", message: `startDate ${params.startDate} is after the last completed day ${throughDate}` }))
+      : Effect.void
+
   /** One position's earnings over the window; null when it has no events. */
   const earningsOf = (view: VaultView, wallet: string, params: DateFilter, throughDate: string) =>
     Effect.gen(function*() {
+      yield* startNotAfter(params, throughDate)
       const log = yield* completeLog
       const span = yield* Effect.orDie(log.span({ vault: view.address, wallet }))
       if (span.first === null) return null
@@ -231,6 +237,7 @@ export const userHistoryHandlers = Effect.gen(function*() {
           })
         }))
       const throughDate = lastCompletedDay(asOf.blockTime)
+      yield* startNotAfter(params, throughDate)
       const positions = (yield* Effect.forEach(views, (view) => earningsOf(view, wallet, params, throughDate))).flatMap((p) => (p === null ? [] : [p]))
       return {
         success: true as const,
