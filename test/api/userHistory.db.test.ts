@@ -205,6 +205,12 @@ describe("user activity, position history and earnings against the sandbox chain
       expect(history[1].feesPaid.charged.raw).toBe(charged.data.totalFeeValue.toString())
       expect(history[0].withdrawn.raw).toBe(redeemed.data.grossAmount.toString())
 
+      // the day in progress (includePartial): the same holding, valued at the current price
+      const withToday: any = yield* get(`/v2/vault/${V}/user/${A}/history?includePartial=true&limit=2`)
+      expect(withToday.data.history.map((row: any) => [row.date, row.partial])).toEqual([[addUtcDays(day3, 1), true], [day3, false]])
+      expect(withToday.data.history[0].shares).toEqual(closed.shares)
+      expect(withToday.data.history[1]).toEqual(closed)
+
       // 3. Earnings over days 2-3: the chain's value at the ends and Alice's flows in between.
       const atClose = (date: string) => {
         let shares = 0n
