@@ -290,6 +290,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/user/{wallet}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The wallet's deposits, withdrawals, fees and switches across vaults (or one: vault=), paginated
+         * @description Newest first: by slot, then transaction signature, then the event's index in the transaction, descending. The event log keeps no in-block position, so two transactions of one slot are ordered by signature, not by execution. startDate/endDate are inclusive UTC days of the block time; limit 1-100 (default 50); pass nextCursor as cursor for the next page (a cursor is bound to the wallet and filters, else 400 INVALID_CURSOR). Types: depositRequested (DepositRequested: gross, fee, net), depositProcessed (Allocated: net credited, shares minted), depositRefunded (RefundedDeposit: net), withdrawalRequested (WithdrawalRequested: shares locked, estimatedValue, estimated net), withdrawalProcessed (Redeemed: gross, fee, net, shares), feesCharged (ChargedFeesToUser: fee value, fee shares), switchRequested / switchCompleted / switchFellBackToWallet (vault = source, targetVault = destination; amounts in the source's asset). 503 while the history backfill still loads older events.
+         */
+        get: operations["users.activity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/vault/{vaultAddress}/user/{wallet}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The wallet's activity in one vault (switches out of or into it included), paginated
+         * @description Newest first: by slot, then transaction signature, then the event's index in the transaction, descending. The event log keeps no in-block position, so two transactions of one slot are ordered by signature, not by execution. startDate/endDate are inclusive UTC days of the block time; limit 1-100 (default 50); pass nextCursor as cursor for the next page (a cursor is bound to the wallet and filters, else 400 INVALID_CURSOR). Types: depositRequested (DepositRequested: gross, fee, net), depositProcessed (Allocated: net credited, shares minted), depositRefunded (RefundedDeposit: net), withdrawalRequested (WithdrawalRequested: shares locked, estimatedValue, estimated net), withdrawalProcessed (Redeemed: gross, fee, net, shares), feesCharged (ChargedFeesToUser: fee value, fee shares), switchRequested / switchCompleted / switchFellBackToWallet (vault = source, targetVault = destination; amounts in the source's asset). 503 while the history backfill still loads older events.
+         */
+        get: operations["users.vaultActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/vault/{vaultAddress}/user/{wallet}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One row per UTC day of the position: closing shares and value, flows, fees and earnings of the day
+         * @description Newest first, from the position's first event through the last completed UTC day (includePartial=true adds the day in progress, valued at the current share price), or through the day of its last event once the position is closed. Date-grouped: startDate/endDate inclusive; limit 1-100 days (default 30); pass nextCursor as cursor. Shares come from the position's events, the closing share price from the vault's daily snapshots; a day's earnings are its closing value minus the previous day's minus its net deposits (see the earnings route for the method). 404 NO_POSITION when the wallet has no events in the vault.
+         */
+        get: operations["users.positionHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/vault/{vaultAddress}/user/{wallet}/earnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Interest earned by the position over a window of UTC days
+         * @description earnings = value at the end − value at the start − net flows in the window. The window is whole UTC days, startDate 00:00 to endDate 24:00 (both inclusive; defaults: the position's first day, the last completed day; an endDate after the last completed day is cut to it). A value is the position's shares, those locked in a pending withdrawal included, times the vault's closing share price of the day (the last price the program applied that day or before, as in the snapshots): the start value at the close of the day before startDate, the end value at the close of endDate. Net flows are counted at the position: deposits as the net amount credited into shares (after the deposit fee), withdrawals as the gross amount redeemed (before the withdrawal fee). So management and performance fees (charged in shares) lower the earnings, while deposit and withdrawal fees are listed in feesPaid and do not. Earnings equal the sum of the position history's daily earnings over the same days. usd values the earnings at the current price (null without a fresh one).
+         */
+        get: operations["users.earnings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/user/{wallet}/earnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Interest earned by each of the wallet's positions over a window, with per-asset totals
+         * @description Every vault the wallet has events in, each over its own days within the window. earnings = value at the end − value at the start − net flows in the window. The window is whole UTC days, startDate 00:00 to endDate 24:00 (both inclusive; defaults: the position's first day, the last completed day; an endDate after the last completed day is cut to it). A value is the position's shares, those locked in a pending withdrawal included, times the vault's closing share price of the day (the last price the program applied that day or before, as in the snapshots): the start value at the close of the day before startDate, the end value at the close of endDate. Net flows are counted at the position: deposits as the net amount credited into shares (after the deposit fee), withdrawals as the gross amount redeemed (before the withdrawal fee). So management and performance fees (charged in shares) lower the earnings, while deposit and withdrawal fees are listed in feesPaid and do not. Earnings equal the sum of the position history's daily earnings over the same days. usd values the earnings at the current price (null without a fresh one).
+         */
+        get: operations["users.walletEarnings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/platform/stats": {
         parameters: {
             query?: never;
@@ -1727,6 +1827,105 @@ export interface components {
             totalUsd: number | null;
             unpricedAssets: components["schemas"]["Address"][];
             degradedVaults: components["schemas"]["Address"][];
+        };
+        ActivityResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["ActivityPage"];
+            asOf: components["schemas"]["AsOf"];
+        };
+        ActivityPage: {
+            user: components["schemas"]["Address"];
+            vault: components["schemas"]["Address"] | null;
+            activity: components["schemas"]["ActivityEntry"][];
+            nextCursor: string | null;
+        };
+        ActivityEntry: {
+            /** @enum {string} */
+            type: "depositRequested" | "depositProcessed" | "depositRefunded" | "withdrawalRequested" | "withdrawalProcessed" | "feesCharged" | "switchRequested" | "switchCompleted" | "switchFellBackToWallet";
+            event: string;
+            signature: string;
+            eventIndex: components["schemas"]["Int"];
+            slot: components["schemas"]["Int"];
+            blockTime: components["schemas"]["Int"] | null;
+            vault: components["schemas"]["Address"] | null;
+            targetVault: components["schemas"]["Address"] | null;
+            amounts: {
+                gross?: components["schemas"]["TokenQuantity"];
+                fee?: components["schemas"]["TokenQuantity"];
+                net?: components["schemas"]["TokenQuantity"];
+                shares?: components["schemas"]["TokenQuantity"];
+                estimatedValue?: components["schemas"]["TokenQuantity"];
+            };
+            sharePrice: components["schemas"]["RawAmount"] | null;
+        };
+        PositionHistoryResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["PositionHistoryPage"];
+            asOf: components["schemas"]["AsOf"];
+        };
+        PositionHistoryPage: {
+            bundleKey: components["schemas"]["Address"];
+            user: components["schemas"]["Address"];
+            asset: components["schemas"]["AssetInfo"];
+            throughDate: string;
+            history: components["schemas"]["PositionDayRow"][];
+            nextCursor: string | null;
+        };
+        PositionDayRow: {
+            date: string;
+            partial: boolean;
+            shares: components["schemas"]["TokenQuantity"];
+            pendingWithdrawalShares: components["schemas"]["TokenQuantity"];
+            closingSharePrice: components["schemas"]["RawAmount"] | null;
+            closingValue: components["schemas"]["TokenQuantity"] | null;
+            deposited: components["schemas"]["TokenQuantity"];
+            withdrawn: components["schemas"]["TokenQuantity"];
+            netDeposits: components["schemas"]["TokenQuantity"];
+            feesPaid: {
+                deposit: components["schemas"]["TokenQuantity"];
+                withdrawal: components["schemas"]["TokenQuantity"];
+                charged: components["schemas"]["TokenQuantity"];
+                total: components["schemas"]["TokenQuantity"];
+            };
+            earnings: components["schemas"]["TokenQuantity"] | null;
+        };
+        VaultEarningsResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["VaultEarnings"];
+            asOf: components["schemas"]["AsOf"];
+        };
+        VaultEarnings: {
+            bundleKey: components["schemas"]["Address"];
+            user: components["schemas"]["Address"];
+            asset: components["schemas"]["AssetInfo"];
+            startDate: string;
+            endDate: string;
+            startValue: components["schemas"]["TokenQuantity"] | null;
+            endValue: components["schemas"]["TokenQuantity"] | null;
+            deposited: components["schemas"]["TokenQuantity"];
+            withdrawn: components["schemas"]["TokenQuantity"];
+            netDeposits: components["schemas"]["TokenQuantity"];
+            feesPaid: components["schemas"]["TokenQuantity"];
+            earnings: components["schemas"]["Amount"] | null;
+        };
+        WalletEarningsResponse: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["WalletEarnings"];
+            asOf: components["schemas"]["AsOf"];
+        };
+        WalletEarnings: {
+            user: components["schemas"]["Address"];
+            startDate: string | null;
+            endDate: string;
+            positions: components["schemas"]["VaultEarnings"][];
+            totals: {
+                asset: components["schemas"]["AssetInfo"];
+                earnings: components["schemas"]["Amount"] | null;
+            }[];
         };
         PlatformStatsResponse: {
             /** @enum {boolean} */
@@ -3845,6 +4044,562 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PortfolioResponse"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing or unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
+                };
+            };
+            /** @description Quota exceeded; wait for the reset */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The projection is not live (starting, restoring, catching up or degraded); retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectionUnavailable"];
+                };
+            };
+        };
+    };
+    "users.activity": {
+        parameters: {
+            query?: {
+                vault?: components["schemas"]["Address"];
+                /** @description UTC calendar date YYYY-MM-DD (inclusive); an impossible date is a 400 */
+                startDate?: string;
+                /** @description UTC calendar date YYYY-MM-DD (inclusive); an impossible date is a 400 */
+                endDate?: string;
+                /** @description page size, 1 to 100 (default 50) */
+                limit?: number;
+                /** @description opaque: the nextCursor of the previous page, unchanged */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                wallet: components["schemas"]["Address"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ActivityResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityResponse"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing or unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
+                };
+            };
+            /** @description Quota exceeded; wait for the reset */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The projection is not live (starting, restoring, catching up or degraded); retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectionUnavailable"];
+                };
+            };
+        };
+    };
+    "users.vaultActivity": {
+        parameters: {
+            query?: {
+                /** @description UTC calendar date YYYY-MM-DD (inclusive); an impossible date is a 400 */
+                startDate?: string;
+                /** @description UTC calendar date YYYY-MM-DD (inclusive); an impossible date is a 400 */
+                endDate?: string;
+                /** @description page size, 1 to 100 (default 50) */
+                limit?: number;
+                /** @description opaque: the nextCursor of the previous page, unchanged */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description base58 address of the vault's Bundle account (v1 numeric ids are not accepted) */
+                vaultAddress: string;
+                wallet: components["schemas"]["Address"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ActivityResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityResponse"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing or unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
+                };
+            };
+            /** @description Quota exceeded; wait for the reset */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The projection is not live (starting, restoring, catching up or degraded); retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectionUnavailable"];
+                };
+            };
+        };
+    };
+    "users.positionHistory": {
+        parameters: {
+            query?: {
+                /** @description UTC calendar date YYYY-MM-DD (inclusive); an impossible date is a 400 */
+                startDate?: string;
+                /** @description UTC calendar date YYYY-MM-DD (inclusive); an impossible date is a 400 */
+                endDate?: string;
+                /** @description page size, 1 to 100 (default 30) */
+                limit?: number;
+                /** @description opaque: the nextCursor of the previous page, unchanged */
+                cursor?: string;
+                includePartial?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description base58 address of the vault's Bundle account (v1 numeric ids are not accepted) */
+                vaultAddress: string;
+                wallet: components["schemas"]["Address"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PositionHistoryResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PositionHistoryResponse"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing or unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
+                };
+            };
+            /** @description Quota exceeded; wait for the reset */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The projection is not live (starting, restoring, catching up or degraded); retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectionUnavailable"];
+                };
+            };
+        };
+    };
+    "users.earnings": {
+        parameters: {
+            query?: {
+                /** @description UTC calendar date YYYY-MM-DD (inclusive); an impossible date is a 400 */
+                startDate?: string;
+                /** @description UTC calendar date YYYY-MM-DD (inclusive); an impossible date is a 400 */
+                endDate?: string;
+            };
+            header?: never;
+            path: {
+                /** @description base58 address of the vault's Bundle account (v1 numeric ids are not accepted) */
+                vaultAddress: string;
+                wallet: components["schemas"]["Address"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description VaultEarningsResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VaultEarningsResponse"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing or unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
+                };
+            };
+            /** @description Quota exceeded; wait for the reset */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The projection is not live (starting, restoring, catching up or degraded); retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectionUnavailable"];
+                };
+            };
+        };
+    };
+    "users.walletEarnings": {
+        parameters: {
+            query?: {
+                /** @description UTC calendar date YYYY-MM-DD (inclusive); an impossible date is a 400 */
+                startDate?: string;
+                /** @description UTC calendar date YYYY-MM-DD (inclusive); an impossible date is a 400 */
+                endDate?: string;
+            };
+            header?: never;
+            path: {
+                wallet: components["schemas"]["Address"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WalletEarningsResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletEarningsResponse"];
                 };
             };
             /** @description The request did not match the expected schema */

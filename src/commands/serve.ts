@@ -17,6 +17,7 @@ import { ReferrerHistoryLive } from "../../layers/postgres/ReferrerHistoryLive.t
 import { ReferrerPayoutsLive } from "../../layers/postgres/ReferrerPayoutsLive.ts"
 import { CohortEventLogLive } from "../../layers/postgres/CohortEventLogLive.ts"
 import { PositionRequestsLive } from "../../layers/postgres/PositionRequestsLive.ts"
+import { UserActivityLive } from "../../layers/postgres/UserActivityLive.ts"
 import { PricesLive } from "../../layers/memory/PricesLive.ts"
 import { priceConfig, resolvePriceFeeds } from "../pyth/priceConfig.ts"
 import { sandboxPriceFeedMap } from "../sandbox/pyth/priceFeeds.ts"
@@ -134,7 +135,8 @@ const gateway = (config: ServeConfig) => {
     progress,
     onDatabase(VaultHistoryLive),
     onDatabase(ReferrerHistoryLive),
-    onDatabase(PositionRequestsLive)
+    onDatabase(PositionRequestsLive),
+    onDatabase(UserActivityLive)
   )
   const handlers = Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrerHistory, referrers, builds).pipe(
     Layer.provide(readSources)

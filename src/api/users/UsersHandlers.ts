@@ -16,6 +16,7 @@ import { toBalance } from "./balance.ts"
 import { toPending } from "./pending.ts"
 import { toPortfolio } from "./portfolio.ts"
 import { findPosition, type Position } from "./positionOf.ts"
+import { userHistoryHandlers } from "./userHistoryHandlers.ts"
 import { BalanceBody, PortfolioBody } from "./UsersApi.ts"
 
 /** Request events read per pending request (a deposit topped up many times while pending needs them all for its gross). */
@@ -41,6 +42,7 @@ export const UsersHandlersLive = implementGroup(
       return { success: true as const, data, asOf: stateAsOf(state), priceAsOf: seen.priceAsOf }
     })
     const requestLog = yield* Effect.serviceOption(PositionRequests)
+    const history = yield* userHistoryHandlers
     const portfolios = new BodiesPerVersion(PortfolioBody, (state, wallet: Address) => {
       const seen = new PricesSeen(prices.priceOf)
       const data = toPortfolio(state, wallet, seen.priceOf)
@@ -88,7 +90,12 @@ export const UsersHandlersLive = implementGroup(
     return {
       balance: ({ path }) => positionRead(path, balances),
       pending: ({ path }) => pending(path),
-      portfolio: ({ path }) => projection.readSync((state) => portfolios.get(state, path.wallet, path.wallet))
+      portfolio: ({ path }) => projection.readSync((state) => portfolios.get(state, path.wallet, path.wallet)),
+      activity: ({ path, urlParams: { vault, ...params } }) => history.activity(path.wallet, vault ?? null, params),
+      vaultActivity: ({ path, urlParams }) => history.activity(path.wallet, path.vaultAddress, urlParams),
+      positionHistory: ({ path, urlParams }) => history.positionHistory(path, urlParams),
+      earnings: ({ path, urlParams }) => history.vaultEarnings(path, urlParams),
+      walletEarnings: ({ path, urlParams }) => history.walletEarnings(path.wallet, urlParams)
     }
   })
 )

@@ -30,6 +30,7 @@ import type { DailyRow } from "../../domain/history/dailyRow.ts"
 import type { CohortEventLog } from "../../../services/CohortEventLog.ts"
 import { CohortEventLogStandIn } from "./cohortEventLogStandIn.ts"
 import { ControlPlaneStandIn } from "./controlPlaneStandIn.ts"
+import type { UserActivity } from "../../../services/UserActivity.ts"
 
 
 /** A real uWS server on a free loopback port, serving `routes` (registered before it listens). */
@@ -60,6 +61,8 @@ export const gatewayForTest = <PayoutsR = never>(
     readonly cohortEventLog?: Layer.Layer<CohortEventLog, never, PayoutsR>
     /** Daily builder rows (default: none, every day stored); e.g. the Postgres implementation. */
     readonly referrerHistory?: Layer.Layer<ReferrerHistory, never, PayoutsR>
+    /** A wallet's events (default: none, the user history routes answer 503); e.g. the Postgres implementation. */
+    readonly userActivity?: Layer.Layer<UserActivity, never, PayoutsR>
     /** Count requests for the Prometheus metrics, as `serve` does with its metrics listener on. */
     readonly meterRequests?: boolean
   } = {}
@@ -82,7 +85,7 @@ export const gatewayForTest = <PayoutsR = never>(
     DocsRoutesLive(Api),
     ActionIconRouteLive,
     (options.extraRoutes ?? Layer.empty).pipe(Layer.provide(Layer.merge(partnerKey, NoPricesLive)))
-  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, referrerHistory, builds, partnerKey, options.controlPlane ?? ControlPlaneStandIn).pipe(Layer.provide(Layer.mergeAll(NoPricesLive, VaultHistoryStandIn(options.history), referrerHistoryRows)))))
+  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, referrerHistory, builds, partnerKey, options.controlPlane ?? ControlPlaneStandIn).pipe(Layer.provide(Layer.mergeAll(NoPricesLive, VaultHistoryStandIn(options.history), referrerHistoryRows, options.userActivity ?? Layer.empty)))))
   return listenForTest(routes).pipe(
     Layer.provideMerge(
       ProjectionTest({

@@ -1,5 +1,7 @@
 import type { Address } from "@solana/kit"
 import { Layer } from "effect"
+import { UserActivityLive } from "../../../layers/postgres/UserActivityLive.ts"
+import { seedUserEvents } from "./userEvents.ts"
 import { PartnerKeyLive } from "../../../layers/memory/PartnerKeyLive.ts"
 import { RateLimiterLive } from "../../../layers/memory/RateLimiterLive.ts"
 import { BuilderCodesLive } from "../../../layers/postgres/BuilderCodesLive.ts"
@@ -81,5 +83,10 @@ export const contractGateway = (fixture: VaultStateFixture) =>
       Layer.provide(Layer.mergeAll(PartnerKeysLive, RateLimiterLive, KeyUsageLive({ flushSeconds: 1 }))),
       Layer.orDie
     ),
-    builderCodes: BuilderCodesLive
+    builderCodes: BuilderCodesLive,
+    // a wallet's events in the log, read by the user history routes
+    userActivity: Layer.merge(
+      UserActivityLive,
+      Layer.effectDiscard(seedUserEvents({ vault: MASTER, otherVault: FUNDING_ARB, alice: ALICE, bob: BOB }))
+    ).pipe(Layer.orDie)
   }).pipe(Layer.provideMerge(TestDatabase))
