@@ -4,10 +4,10 @@ import { UserActivity } from "../../services/UserActivity.ts"
 import { bounds, firstSlotAt, type Row, toUserEvent } from "./userActivitySql.ts"
 
 // The name lists are written out in the statements (not bound parameters) so that the planner can
-// prove the partial indexes of 0014 apply.
+// prove the partial indexes of 0013 apply.
 const COLUMNS = "signature, event_index, slot, block_time, name, vault, data"
 
-/** A wallet's user events, on the wallet indexes of sql/0014. */
+/** A wallet's user events, on the wallet indexes of sql/0013. */
 export const UserActivityLive = Layer.effect(
   UserActivity,
   Effect.gen(function*() {

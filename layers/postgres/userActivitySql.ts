@@ -27,7 +27,7 @@ const NO_SLOT = Number.MAX_SAFE_INTEGER
 
 /**
  * The first slot whose block time is at or after `time` (unix seconds), on the block-time index of
- * 0014; none: past the last stored transaction.
+ * 0013; none: past the last stored transaction.
  */
 export const firstSlotAt = (sql: SqlClient, time: number | null) =>
   time === null

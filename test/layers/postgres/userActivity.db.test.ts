@@ -64,7 +64,7 @@ describe("UserActivityLive", () => {
         yield* sql`INSERT INTO history_backfill (id, finished) VALUES (1, true)`
         expect(yield* log.complete).toBe(true)
 
-        // the indexes of 0014 apply to the feed's queries (their partial predicates are proven)
+        // the indexes of 0013 apply to the feed's queries (their partial predicates are proven)
         yield* sql`SET enable_seqscan = off`
         const plan = (rows: ReadonlyArray<Record<string, unknown>>) => rows.map((row) => Object.values(row)[0]).join("\n")
         const feedPlan = plan(yield* sql`EXPLAIN SELECT signature FROM program_event WHERE wallet = ${WALLET}
