@@ -24,6 +24,7 @@ import { BuildStandIns } from "./buildStandIns.ts"
 import { PublicHandlersLive } from "../../api/public/PublicHandlers.ts"
 import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "./partnerKeyStandIn.ts"
 import { VaultHistoryStandIn } from "./vaultHistoryStandIn.ts"
+import { VaultSeriesStandIn } from "./vaultSeriesStandIn.ts"
 import type { DailyRow } from "../../domain/history/dailyRow.ts"
 import type { CohortEventLog } from "../../../services/CohortEventLog.ts"
 import { CohortEventLogStandIn } from "./cohortEventLogStandIn.ts"
@@ -78,7 +79,7 @@ export const gatewayForTest = <PayoutsR = never>(
     ApiRoutesLive(Api, { ...(options.limits === undefined ? {} : { limits: options.limits }), meterRequests: options.meterRequests === true }),
     DocsRoutesLive(Api),
     (options.extraRoutes ?? Layer.empty).pipe(Layer.provide(Layer.merge(partnerKey, NoPricesLive)))
-  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, referrerHistory, builds, partnerKey, options.controlPlane ?? ControlPlaneStandIn).pipe(Layer.provide(Layer.mergeAll(NoPricesLive, VaultHistoryStandIn(options.history), referrerHistoryRows)))))
+  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, referrerHistory, builds, partnerKey, options.controlPlane ?? ControlPlaneStandIn).pipe(Layer.provide(Layer.mergeAll(NoPricesLive, VaultHistoryStandIn(options.history), VaultSeriesStandIn(options.history), referrerHistoryRows)))))
   return listenForTest(routes).pipe(
     Layer.provideMerge(
       ProjectionTest({
