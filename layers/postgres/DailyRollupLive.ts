@@ -69,9 +69,13 @@ export const DailyRollupLive = (options: DailyRollupOptions = {}) =>
         Effect.repeat({ until: (progress) => progress.state === "done", schedule: Schedule.spaced(interval) })
       )
 
-      /** Each vault's fee schedule, decimals and mint as the projection holds them now (none unless live). */
-      const vaultsNow = (): ReadonlyMap<string, VaultAtClose> =>
-        Either.getOrElse(
+      /**
+       * Each vault's fee schedule, decimals and mint as the projection holds them now; while it is not
+       * live (restoring, degraded), as it held them when it last was.
+       */
+      let lastVaults: ReadonlyMap<string, VaultAtClose> = new Map()
+      const vaultsNow = (): ReadonlyMap<string, VaultAtClose> => {
+        lastVaults = Either.getOrElse(
           projection.readSync((state) => {
             const vaults = new Map<string, VaultAtClose>()
             for (const [address, view] of state.vaults) {
@@ -83,8 +87,10 @@ export const DailyRollupLive = (options: DailyRollupOptions = {}) =>
             }
             return vaults
           }),
-          () => new Map<string, VaultAtClose>()
+          () => lastVaults
         )
+        return lastVaults
+      }
       const samplePrices = () => {
         if (Option.isNone(prices)) return
         const mints = new Set([...vaultsNow().values()].map((vault) => vault.mint))
