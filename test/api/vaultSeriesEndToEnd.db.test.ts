@@ -49,6 +49,7 @@ interface TruthEvent {
   readonly signature: string
   readonly index: number
   readonly blockTime: number
+  readonly name: string
   readonly sharePrice: bigint
 }
 
@@ -65,7 +66,7 @@ const chainPriceEvents = async (sandbox: ScenarioSandboxHandle, vault: string): 
       for (const { index, event } of eventsFromLogs(tx.logs, NTBUNDLE_PROGRAM_ID)) {
         const data = event.data as { bundleAccountKey?: string; sharePrice?: bigint }
         if (!PRICED.has(event.name) || data.bundleAccountKey !== vault || typeof data.sharePrice !== "bigint") continue
-        out.push({ slot: tx.slot, signature: tx.signature, index, blockTime: tx.blockTime, sharePrice: data.sharePrice })
+        out.push({ slot: tx.slot, signature: tx.signature, index, blockTime: tx.blockTime, name: event.name, sharePrice: data.sharePrice })
       }
     }
     if (page.length < 1000) break
@@ -185,6 +186,7 @@ describe("vault series against the sandbox chain", () => {
           if (row.closingTvl !== null) expect(row.closingTvl.usd, row.date).toBeNull()
         }
       }
+      expect(snapshots.filter((row) => row.date <= backfilledThrough).length).toBeGreaterThan(0)
       const closedLive = snapshots.find((row) => row.date === liveDay)
       expect(closedLive.closingAssetPrice).toEqual({ usd: seen.usd, publishTime: seen.publishTime, slot: expect.any(Number) })
       expect(closedLive.closingTvl.usd).toBe(Number(closedLive.closingTvl.token) * seen.usd)
@@ -216,7 +218,21 @@ describe("vault series against the sandbox chain", () => {
       expect(later.slice(0, recorded.length)).toEqual(recorded)
       expect(later.find((row) => row.date === nextDay)?.feeSchedule?.managementFeeBps).toBe(raised)
 
-      // 4. The series against the chain: settle, then compare with the events the chain emitted.
+      // 4. A few keeper runs slot by slot: the price per share the chain's accounts give after each slot.
+      const oraclePda = findOraclePda(NTBUNDLE_PROGRAM_ID, vault as Address)[0]
+      const priceFromAccounts = (accounts: ReadonlyMap<string, string>) => {
+        const bundle = Either.getOrThrow(decodeBundle(Buffer.from(accounts.get(vault)!, "base64")))
+        const oracle = Either.getOrThrow(decodeOracleData(Buffer.from(accounts.get(oraclePda)!, "base64")))
+        return sharePrice(vaultValuation({ bundle, oracle }))
+      }
+      const afterSlot = new Map<number, bigint>()
+      for (let i = 0; i < 40; i++) {
+        yield* stepSlots(sandbox, 1)
+        const now = yield* Effect.promise(() => truthNow(sandbox))
+        afterSlot.set(now.slot, priceFromAccounts(now.accounts))
+      }
+
+      // 5. The series against the chain: settle, then compare with the events the chain emitted.
       const settled = yield* settledAgainstTruth(sandbox).pipe(Effect.provide(ingest))
       const events = yield* Effect.promise(() => chainPriceEvents(sandbox, vault))
       expect(events.length).toBeGreaterThan(3)
@@ -229,6 +245,22 @@ describe("vault series against the sandbox chain", () => {
         moved.map((event) => [event.signature, event.index, event.sharePrice.toString(), utcDayOf(event.blockTime)])
       )
 
+      // A slot whose last price-bearing event was a fee charge (it moves shares between holders, not
+      // the price): the series' price after it equals the one the chain's accounts give after the slot.
+      const key = (e: { slot: number; signature: string; index: number }) => [e.slot, e.signature, e.index] as const
+      const notAfter = (a: readonly [number, string, number], b: readonly [number, string, number]) =>
+        a[0] < b[0] || (a[0] === b[0] && (a[1] < b[1] || (a[1] === b[1] && a[2] <= b[2])))
+      let checkedSlots = 0
+      for (const [slot, price] of afterSlot) {
+        const inSlot = events.filter((event) => event.slot === slot)
+        const last = inSlot[inSlot.length - 1]
+        if (last === undefined || last.name !== "ChargedFeesToUser") continue
+        const point = byEvent.filter((p) => notAfter([p.event.slot, p.event.signature, p.event.eventIndex], key(last))).pop()
+        expect(point?.sharePrice.raw, `slot ${slot}`).toBe(price.toString())
+        checkedSlots++
+      }
+      expect(checkedSlots).toBeGreaterThan(0)
+
       // Daily closes: the last event's price before each midnight (carried over quiet days), as the snapshots say.
       const byDay = yield* all(`/v2/vault/${vault}/share-price?resolution=day`, "points")
       const snapshotsNow = yield* all(`/v2/vault/${vault}/snapshots`, "snapshots")
@@ -239,9 +271,7 @@ describe("vault series against the sandbox chain", () => {
       }
 
       // The current price: the chain's accounts at the settled slot, valued as the program does.
-      const oracle = Either.getOrThrow(decodeOracleData(Buffer.from(settled.truth.accounts.get(findOraclePda(NTBUNDLE_PROGRAM_ID, vault as Address)[0])!, "base64")))
-      const chainBundle = Either.getOrThrow(decodeBundle(Buffer.from(settled.truth.accounts.get(vault)!, "base64")))
       const current = yield* get(`/v2/vault/${vault}/share-price?limit=1`)
-      expect(current.data.current.raw).toBe(sharePrice(vaultValuation({ bundle: chainBundle, oracle })).toString())
+      expect(current.data.current.raw).toBe(priceFromAccounts(settled.truth.accounts).toString())
     }).pipe(Effect.scoped), { timeout: 180_000 })
 })
