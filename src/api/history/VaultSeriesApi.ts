@@ -72,7 +72,9 @@ export const VaultSeriesApi = HttpApiGroup.make("vaultSeries")
         "current: the price per share now (asOf). points, oldest first: resolution=day (default) gives each completed UTC day's " +
           "closing price from the daily rollup (the snapshots' closingSharePrice); resolution=event gives each deposit processing " +
           "(Allocated), withdrawal processing (Redeemed) or fee charge (ChargedFeesToUser) from the event log whose price differs " +
-          "from the one before it, with its transaction signature (events of the day in progress included). startDate/endDate " +
+          "from the one before it, at the price the event reports (the one the program computed it at from the vault's accounts), " +
+          "with its transaction signature (events of the day in progress included; the log orders one slot's events by signature). " +
+          "Days closed before the gateway ran come from its backfill of the event log. startDate/endDate " +
           "inclusive (UTC days); limit 1-100 (default 30); pass nextCursor as cursor for the next page (a cursor is bound to the " +
           "vault, resolution and filters, else 400 INVALID_CURSOR). Prices are exact: raw integer strings and decimal strings."
       )

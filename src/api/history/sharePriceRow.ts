@@ -29,7 +29,11 @@ export const PriceEvent = Schema.Struct({
 export const SharePricePoint = Schema.Struct({
   /** UTC day: the day closed (day resolution) or the event's day. */
   date: Schema.String,
-  /** Day resolution: the day's closing price (null before the vault's first price); event: the price after the event. */
+  /**
+   * Day resolution: the day's closing price (null before the vault's first price). Event resolution:
+   * the price the event reports, the one the processing or fee charge was computed at from the
+   * vault's accounts (a fee charge leaves it as it is; rounding of a processing may move it by a unit).
+   */
   sharePrice: Schema.NullOr(SharePrice),
   /** Event resolution: the event that moved the price; null at day resolution. */
   event: Schema.NullOr(PriceEvent)
