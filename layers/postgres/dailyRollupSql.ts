@@ -2,6 +2,7 @@ import type { SqlClient } from "@effect/sql/SqlClient"
 import { Array as Arr, Effect } from "effect"
 import type { LoggedEvent } from "../../src/domain/history/loggedEvent.ts"
 import type { DayRows, ReferrerDailyRow, VaultDailyRecord } from "../../src/domain/history/referrerDailyRow.ts"
+import { type CloseRecords, insertCloseRecords, NO_CLOSE_RECORDS } from "./metricsHistorySql.ts"
 
 /** Rows per multi-row insert (at most 14 parameters per row: far below PostgreSQL's 65,535). */
 const INSERT_CHUNK_ROWS = 1_000
@@ -54,7 +55,7 @@ export const bindRollupChain = (sql: SqlClient, chain: string, liveSince: number
       const rows = yield* sql<{ chain: string | null }>`SELECT chain FROM history_rollup WHERE id = 1 FOR UPDATE`
       const bound = rows[0]?.chain ?? null
       if (bound !== null && bound !== chain) {
-        yield* sql`TRUNCATE vault_daily, referrer_daily`
+        yield* sql`TRUNCATE vault_daily, referrer_daily, vault_metrics_daily`
         yield* sql`
           UPDATE history_rollup SET chain = ${chain}, live_since = ${liveSince}, closed_through = NULL,
             covered_through = NULL, updated_at = now()
@@ -192,16 +193,19 @@ const upsertReferrerRows = (sql: SqlClient, rows: ReadonlyArray<ReturnType<typeo
  * Stores completed days and the day in progress in one transaction with the rollup's position, so a
  * reader sees a day with all its vaults and builders or not at all. Completed days keep their values
  * once stored; legacy flags are ORed into what is stored. Provisional rows of earlier days (now
- * completed) are dropped.
+ * completed) are dropped. `records` (metrics rows and close prices of the days closed) are stored
+ * in the same transaction.
  */
 export const writeDays = (
   sql: SqlClient,
   closed: ReadonlyArray<DayRows>,
   provisional: DayRows | null,
-  coveredThrough: number | null
+  coveredThrough: number | null,
+  records: CloseRecords = NO_CLOSE_RECORDS
 ) =>
   sql.withTransaction(
     Effect.gen(function*() {
+      yield* insertCloseRecords(sql, records)
       const completed = closed.flatMap((day) => day.vaults.map((row) => vaultRow(row, null)))
       const current = provisional === null || coveredThrough === null ? [] : provisional.vaults.map((row) => vaultRow(row, coveredThrough))
       yield* upsertVaultRows(sql, [...completed, ...current])

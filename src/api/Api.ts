@@ -9,6 +9,7 @@ import { ReferrersApi } from "./referrers/ReferrersApi.ts"
 import { ReferrerHistoryApi } from "./referrerHistory/ReferrerHistoryApi.ts"
 import { SystemApi } from "./system/SystemApi.ts"
 import { HistoryApi } from "./history/HistoryApi.ts"
+import { VaultSeriesApi } from "./history/VaultSeriesApi.ts"
 import { LegacyApi } from "./legacy/LegacyApi.ts"
 import { PlatformApi } from "./platform/PlatformApi.ts"
 import { UsersApi } from "./users/UsersApi.ts"
@@ -31,6 +32,7 @@ export const Api = HttpApi.make("vault-gateway")
   .add(UsersApi)
   .add(PlatformApi)
   .add(HistoryApi)
+  .add(VaultSeriesApi)
   .add(LegacyApi)
   .add(ReferrersApi)
   .add(ReferrerHistoryApi)

@@ -447,6 +447,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/vault/{vaultAddress}/share-price": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Current share price, and its series by day or by event, paginated
+         * @description current: the price per share now (asOf). points, oldest first: resolution=day (default) gives each completed UTC day's closing price from the daily rollup (the snapshots' closingSharePrice); resolution=event gives each deposit processing (Allocated), withdrawal processing (Redeemed) or fee charge (ChargedFeesToUser) from the event log whose price differs from the one before it, at the price the event reports (the one the program computed it at from the vault's accounts), with its transaction signature (events of the day in progress included; the log orders one slot's events by signature). Days closed before the gateway ran come from its backfill of the event log. startDate/endDate inclusive (UTC days); limit 1-100 (default 30); pass nextCursor as cursor for the next page (a cursor is bound to the vault, resolution and filters, else 400 INVALID_CURSOR). Prices are exact: raw integer strings and decimal strings.
+         */
+        get: operations["vaultSeries.sharePrice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/vault/{vaultAddress}/metrics/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The /metrics figures of each completed UTC day, as computed at that day's close
+         * @description One row per vault and completed UTC day, oldest first, recorded when the gateway closed the day and never recomputed (a later fee change leaves past rows as they were). Days closed before the gateway ran (the backfilled history) were computed once from that day's data and say derivation: backfill. startDate/endDate inclusive; limit 1-100 (default 30); pass nextCursor as cursor for the next page.
+         */
+        get: operations["vaultSeries.metricsHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/vaults": {
         parameters: {
             query?: never;
@@ -1971,12 +2011,18 @@ export interface components {
             closingSharePrice: components["schemas"]["RawAmount"] | null;
             closingTotalShares: components["schemas"]["RawAmount"] | null;
             closingTvl: components["schemas"]["Amount"] | null;
+            closingAssetPrice: components["schemas"]["ClosingAssetPrice"] | null;
             depositsRequested: components["schemas"]["TokenQuantity"];
             depositFees: components["schemas"]["TokenQuantity"];
             withdrawalsPaid: components["schemas"]["TokenQuantity"];
             withdrawalFees: components["schemas"]["TokenQuantity"];
             feesCharged: components["schemas"]["TokenQuantity"];
             events: components["schemas"]["Int"];
+        };
+        ClosingAssetPrice: {
+            usd: number;
+            publishTime: components["schemas"]["Int"];
+            slot: components["schemas"]["Int"];
         };
         VaultMetrics: {
             /** @enum {boolean} */
@@ -2001,6 +2047,75 @@ export interface components {
             };
             asOf: components["schemas"]["AsOf"];
             priceAsOf: components["schemas"]["PriceAsOf"];
+        };
+        SharePriceSeries: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                bundleKey: components["schemas"]["Address"];
+                asset: components["schemas"]["AssetInfo"];
+                current: components["schemas"]["SharePrice"] | null;
+                /**
+                 * @description day: each completed UTC day's closing price; event: each processing or fee event that moved the price
+                 * @default day
+                 * @enum {string}
+                 */
+                resolution: "day" | "event";
+                throughDate: string;
+                points: components["schemas"]["SharePricePoint"][];
+                nextCursor: string | null;
+            };
+            asOf: components["schemas"]["AsOf"];
+        };
+        /** @description raw: asset minor units per 10^decimals shares (an integer string); token: asset tokens per share (exact decimal string) */
+        SharePrice: {
+            raw: components["schemas"]["RawAmount"];
+            token: string;
+        };
+        SharePricePoint: {
+            date: string;
+            sharePrice: components["schemas"]["SharePrice"] | null;
+            event: components["schemas"]["SharePriceEventRef"] | null;
+        };
+        SharePriceEventRef: {
+            /** @enum {string} */
+            name: "Allocated" | "Redeemed" | "ChargedFeesToUser";
+            signature: string;
+            slot: components["schemas"]["Int"];
+            eventIndex: components["schemas"]["Int"];
+            blockTime: components["schemas"]["Int"];
+        };
+        MetricsHistoryPage: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                bundleKey: components["schemas"]["Address"];
+                asset: components["schemas"]["AssetInfo"];
+                throughDate: string;
+                history: components["schemas"]["MetricsHistoryRow"][];
+                nextCursor: string | null;
+            };
+            asOf: components["schemas"]["AsOf"];
+        };
+        MetricsHistoryRow: {
+            date: string;
+            apy7d: number | null;
+            apy7dAfterFees: number | null;
+            apy30d: number | null;
+            apy30dAfterFees: number | null;
+            apyInception: number | null;
+            apyInceptionAfterFees: number | null;
+            maxDrawdown: number | null;
+            sharpeRatio30d: number | null;
+            feeSchedule: {
+                managementFeeBps: components["schemas"]["Int"];
+                performanceFeeBps: components["schemas"]["Int"];
+            } | null;
+            tvl: components["schemas"]["Amount"] | null;
+            historyDays: components["schemas"]["Int"];
+            /** @enum {string} */
+            derivation: "atClose" | "backfill";
+            computedAt: components["schemas"]["Int"];
         };
         LegacyVaultConfig: {
             vaultId: components["schemas"]["Int"];
@@ -4903,6 +5018,236 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VaultMetrics"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing or unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
+                };
+            };
+            /** @description Quota exceeded; wait for the reset */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The projection is not live (starting, restoring, catching up or degraded); retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectionUnavailable"];
+                };
+            };
+        };
+    };
+    "vaultSeries.sharePrice": {
+        parameters: {
+            query?: {
+                /** @description day: each completed UTC day's closing price; event: each processing or fee event that moved the price */
+                resolution?: "day" | "event";
+                /** @description UTC calendar date YYYY-MM-DD (inclusive); an impossible date is a 400 */
+                startDate?: string;
+                /** @description UTC calendar date YYYY-MM-DD (inclusive); an impossible date is a 400 */
+                endDate?: string;
+                /** @description page size, 1 to 100 (default 30) */
+                limit?: number;
+                /** @description opaque: the nextCursor of the previous page, unchanged */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description base58 address of the vault's Bundle account (v1 numeric ids are not accepted) */
+                vaultAddress: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SharePriceSeries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SharePriceSeries"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description Missing or unknown credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Unauthorized"];
+                };
+            };
+            /** @description The credential may not do this */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Forbidden"];
+                };
+            };
+            /** @description No such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFound"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
+                };
+            };
+            /** @description Quota exceeded; wait for the reset */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RateLimited"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+            /** @description The projection is not live (starting, restoring, catching up or degraded); retry later */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectionUnavailable"];
+                };
+            };
+        };
+    };
+    "vaultSeries.metricsHistory": {
+        parameters: {
+            query?: {
+                /** @description UTC calendar date YYYY-MM-DD (inclusive); an impossible date is a 400 */
+                startDate?: string;
+                /** @description UTC calendar date YYYY-MM-DD (inclusive); an impossible date is a 400 */
+                endDate?: string;
+                /** @description page size, 1 to 100 (default 30) */
+                limit?: number;
+                /** @description opaque: the nextCursor of the previous page, unchanged */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description base58 address of the vault's Bundle account (v1 numeric ids are not accepted) */
+                vaultAddress: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description MetricsHistoryPage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricsHistoryPage"];
                 };
             };
             /** @description The request did not match the expected schema */

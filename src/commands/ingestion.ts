@@ -5,6 +5,7 @@ import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
 import { ChainSourceLive } from "../../layers/solana/ChainSourceLive.ts"
 import { HistoryBackfillLive } from "../../layers/solana/HistoryBackfillLive.ts"
 import { DailyRollupLive } from "../../layers/postgres/DailyRollupLive.ts"
+import { PricesLive, type PricesOptions } from "../../layers/memory/PricesLive.ts"
 import type { AppConfig } from "../config.ts"
 import type { IngestConfig, SandboxConfig } from "../configIngest.ts"
 import { sandboxChainDir, scenarioSandboxScoped } from "./sandboxChain.ts"
@@ -48,13 +49,15 @@ const endpoints = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConf
 
 /**
  * The chain connection, the projection over it, its PostgreSQL store and the history backfill.
- * `watchedAccounts` (the price feed accounts) are followed with the program's accounts.
+ * `watchedAccounts` (the price feed accounts) are followed with the program's accounts; `pricing`
+ * gives the history rollup the prices it records at each day's close (none: USD values stay null).
  */
 export const IngestionLive = (
   config: AppConfig,
   ingest: IngestConfig,
   sandbox: SandboxConfig,
-  watchedAccounts: ReadonlyArray<string> = []
+  watchedAccounts: ReadonlyArray<string> = [],
+  pricing: PricesOptions | null = null
 ) => {
   const chainSource = Layer.unwrapScoped(
     Effect.map(endpoints(config, ingest, sandbox), (urls) => ChainSourceLive({ ...urls, programId: ingest.programId, watchedAccounts }))
@@ -64,6 +67,7 @@ export const IngestionLive = (
   const backfill = HistoryBackfillLive({ since: Option.getOrNull(ingest.historySince) })
   // the history rollup closes the daily vault and builder rows from the event log
   return DailyRollupLive().pipe(
+    Layer.provide(pricing === null ? Layer.empty : PricesLive(pricing)),
     Layer.provideMerge(backfill),
     Layer.provideMerge(projection),
     Layer.provideMerge(BackfillStoreLive),

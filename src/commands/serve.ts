@@ -22,6 +22,7 @@ import { PricesLive } from "../../layers/memory/PricesLive.ts"
 import { priceConfig, resolvePriceFeeds } from "../pyth/priceConfig.ts"
 import { sandboxPriceFeedMap } from "../sandbox/pyth/priceFeeds.ts"
 import { VaultHistoryLive } from "../../layers/postgres/VaultHistoryLive.ts"
+import { VaultSeriesLive } from "../../layers/postgres/VaultSeriesLive.ts"
 import { appConfig, describeConfigError } from "../config.ts"
 import { ingestConfig, sandboxConfig } from "../configIngest.ts"
 import { LoggingLive } from "../logging.ts"
@@ -93,7 +94,7 @@ const gateway = (config: ServeConfig) => {
 
   // The chain. The sandbox hosts its own feed accounts (at the addresses mainnet's feeds have).
   const priceFeeds = resolvePriceFeeds(app.cluster, pricing.overrides, sandboxPriceFeedMap())
-  const chainIngestion = IngestionLive(app, ingest, sandbox, [...priceFeeds.values()])
+  const chainIngestion = IngestionLive(app, ingest, sandbox, [...priceFeeds.values()], { feeds: priceFeeds, maxAgeSeconds: pricing.maxAgeSeconds })
   // on the in-process sandbox (no RPC_URL), each scenario builder gets a code once the chain is up
   const sandboxKey = app.cluster === "sandbox" ? Option.some(resolveSandboxPartnerKey(keys.sandboxPartnerKey, app.dataDir)) : Option.none()
   const sandboxSeed = SandboxCodesSeed({ programId: ingest.programId, partnerKey: sandboxKey })
@@ -134,6 +135,7 @@ const gateway = (config: ServeConfig) => {
     prices,
     progress,
     onDatabase(VaultHistoryLive),
+    onDatabase(VaultSeriesLive),
     onDatabase(ReferrerHistoryLive),
     onDatabase(PositionRequestsLive),
     onDatabase(UserActivityLive)

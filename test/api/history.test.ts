@@ -48,6 +48,8 @@ describe("vault history", () => {
           closingSharePrice: "1001000",
           closingTotalShares: "2000000000",
           closingTvl: { raw: "2002000000", token: "2002", usd: null },
+          // no price was recorded at that close (the stand-in records none)
+          closingAssetPrice: null,
           depositsRequested: { raw: "1000000", token: "1" },
           depositFees: { raw: "0", token: "0" },
           withdrawalsPaid: { raw: "0", token: "0" },

@@ -36,16 +36,17 @@ export const scenarioSandbox = (options: ScenarioSandboxOptions) =>
 export type ScenarioSandboxHandle = Effect.Effect.Success<ReturnType<typeof scenarioSandbox>>
 
 /** The gateway's ingestion (RPC client, chain source, PostgreSQL store, projection, history backfill) against a sandbox. */
-export const ingestLayer = (rpcUrl: string, wsUrl: string, programId: string) => ingestionOn(rpcUrl, wsUrl, programId, TestDatabase)
+export const ingestLayer = (rpcUrl: string, wsUrl: string, programId: string, watchedAccounts: ReadonlyArray<string> = []) =>
+  ingestionOn(rpcUrl, wsUrl, programId, TestDatabase, watchedAccounts)
 
 /**
  * The gateway's ingestion of `sandbox`'s program, built in the current scope and returned once its
  * projection is live (the chain is stepped slot by slot meanwhile, as a gateway only catches up as
- * slots pass).
+ * slots pass). `watchedAccounts`: other accounts followed with the program's (e.g. price feeds).
  */
-export const liveIngestion = (sandbox: ScenarioSandboxHandle) =>
+export const liveIngestion = (sandbox: ScenarioSandboxHandle, watchedAccounts: ReadonlyArray<string> = []) =>
   Effect.gen(function*() {
-    const ingest = yield* Layer.build(ingestLayer(sandbox.handle.rpcUrl, sandbox.handle.wsUrl, NTBUNDLE_PROGRAM_ID))
+    const ingest = yield* Layer.build(ingestLayer(sandbox.handle.rpcUrl, sandbox.handle.wsUrl, NTBUNDLE_PROGRAM_ID, watchedAccounts))
     const projection = Context.get(ingest, Projection)
     for (let i = 0; i < 200 && (yield* projection.status).status !== "live"; i++) {
       yield* stepSlots(sandbox, 1)
@@ -55,11 +56,17 @@ export const liveIngestion = (sandbox: ScenarioSandboxHandle) =>
   })
 
 /** The same on a given database layer (SqlClient on a migrated database). */
-export const ingestionOn = <E>(rpcUrl: string, wsUrl: string, programId: string, database: Layer.Layer<SqlClient.SqlClient, E>) =>
+export const ingestionOn = <E>(
+  rpcUrl: string,
+  wsUrl: string,
+  programId: string,
+  database: Layer.Layer<SqlClient.SqlClient, E>,
+  watchedAccounts: ReadonlyArray<string> = []
+) =>
   HistoryBackfillLive({ since: null }).pipe(
     Layer.provideMerge(ProjectionLive({ checkpointEvery: Duration.millis(300), flushEvery: Duration.millis(50) })),
     Layer.provideMerge(BackfillStoreLive),
-    Layer.provideMerge(ChainSourceLive({ rpcUrl, wsUrl, programId, reconcileInterval: Duration.millis(500), stallTimeout: Duration.seconds(2), stallSlots: 5, maxBackoff: Duration.millis(500) })),
+    Layer.provideMerge(ChainSourceLive({ rpcUrl, wsUrl, programId, watchedAccounts, reconcileInterval: Duration.millis(500), stallTimeout: Duration.seconds(2), stallSlots: 5, maxBackoff: Duration.millis(500) })),
     Layer.provideMerge(SolanaRpcLive()),
     Layer.provideMerge(ChainStoreLive),
     Layer.provideMerge(database)

@@ -2,6 +2,7 @@ import { Config, Effect, Either, Option, Redacted } from "effect"
 import { Prices } from "../../../services/Prices.ts"
 import { Projection } from "../../../services/Projection.ts"
 import { VaultHistory } from "../../../services/VaultHistory.ts"
+import { VaultSeries } from "../../../services/VaultSeries.ts"
 import { dailyCloses } from "../../domain/history/dailyRow.ts"
 import { yieldMetrics } from "../../domain/history/yieldMetrics.ts"
 import { valuationOf } from "../../domain/vaultValuation.ts"
@@ -29,6 +30,7 @@ export const HistoryHandlersLive = implementGroup(
     const projection = yield* Projection
     const history = yield* VaultHistory
     const prices = yield* Prices
+    const series = yield* VaultSeries
     const storedThrough = yield* requireStoredThrough
     const secret = yield* Config.option(Config.redacted("CURSOR_SECRET")).pipe(Effect.orDie)
     const cursors = makeCursorCodec(
@@ -58,13 +60,17 @@ export const HistoryHandlersLive = implementGroup(
             .dailyRows({ vault: view.address, from: urlParams.startDate ?? null, to: endDate, after, limit: limit + 1 })
             .pipe(Effect.orDie)
           const page = rows.slice(0, limit)
+          const first = page[0]
           const last = page[page.length - 1]
+          const closePrices = first === undefined || last === undefined
+            ? new Map()
+            : yield* series.closePrices(view.bundle.assetAddress, first.date, last.date).pipe(Effect.orDie)
           return {
             success: true as const,
             data: {
               bundleKey: view.address as Address,
               throughDate,
-              snapshots: page.map((row) => toSnapshot(row, view.bundle.assetDecimals)),
+              snapshots: page.map((row) => toSnapshot(row, view.bundle.assetDecimals, closePrices.get(row.date) ?? null)),
               nextCursor: rows.length > limit && last !== undefined ? cursors.encode({ scope, lastDate: last.date }) : null
             },
             asOf

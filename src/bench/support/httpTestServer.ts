@@ -26,6 +26,7 @@ import { BuildStandIns } from "./buildStandIns.ts"
 import { PublicHandlersLive } from "../../api/public/PublicHandlers.ts"
 import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "./partnerKeyStandIn.ts"
 import { VaultHistoryStandIn } from "./vaultHistoryStandIn.ts"
+import { VaultSeriesStandIn } from "./vaultSeriesStandIn.ts"
 import type { DailyRow } from "../../domain/history/dailyRow.ts"
 import type { CohortEventLog } from "../../../services/CohortEventLog.ts"
 import { CohortEventLogStandIn } from "./cohortEventLogStandIn.ts"
@@ -85,7 +86,15 @@ export const gatewayForTest = <PayoutsR = never>(
     DocsRoutesLive(Api),
     ActionIconRouteLive,
     (options.extraRoutes ?? Layer.empty).pipe(Layer.provide(Layer.merge(partnerKey, NoPricesLive)))
-  ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, referrerHistory, builds, partnerKey, options.controlPlane ?? ControlPlaneStandIn).pipe(Layer.provide(Layer.mergeAll(NoPricesLive, VaultHistoryStandIn(options.history), referrerHistoryRows, options.userActivity ?? Layer.empty)))))
+  ).pipe(
+    Layer.provide(
+      Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, referrerHistory, builds, partnerKey, options.controlPlane ?? ControlPlaneStandIn).pipe(
+        Layer.provide(
+          Layer.mergeAll(NoPricesLive, VaultHistoryStandIn(options.history), VaultSeriesStandIn(options.history), referrerHistoryRows, options.userActivity ?? Layer.empty)
+        )
+      )
+    )
+  )
   return listenForTest(routes).pipe(
     Layer.provideMerge(
       ProjectionTest({

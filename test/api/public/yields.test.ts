@@ -18,6 +18,7 @@ import { ReferrerHistoryStandIn } from "../../../src/bench/support/referrerHisto
 import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../../../src/bench/support/partnerKeyStandIn.ts"
 import { liveStatus, ProjectionTest } from "../../../src/bench/support/projectionTest.ts"
 import { VaultStateFixture } from "../../../src/bench/support/vaultStateFixture.ts"
+import { VaultSeriesStandIn } from "../../../src/bench/support/vaultSeriesStandIn.ts"
 
 import { AUTOPILOT, countingHistory, DAY, NOW, SECOND, USDC } from "./yieldHistoryFixture.ts"
 
@@ -45,6 +46,7 @@ const server = listenForTest(
         Layer.succeed(VaultHistory, countingHistory(reads, failNext)),
         Layer.sync(BuilderCodes, makeMemoryCodes),
         NoPricesLive,
+        VaultSeriesStandIn(),
         PartnerKeyStandIn
       )
     )
