@@ -40,6 +40,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/status/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The last hour of lag, request rate and WebSocket connections, sampled every 10 s in memory (the ops page's charts) */
+        get: operations["system.statusHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ready": {
         parameters: {
             query?: never;
@@ -923,6 +940,29 @@ export interface components {
             state: "waiting" | "replaying" | "live" | "failed";
             /** @description The last UTC day closed (YYYY-MM-DD) */
             closedThrough: string | null;
+        };
+        StatusHistory: {
+            intervalSeconds: components["schemas"]["Int"];
+            samples: components["schemas"]["StatusSample"][];
+        };
+        StatusSample: {
+            /**
+             * int
+             * @description Unix seconds
+             */
+            at: number;
+            /** @enum {string} */
+            status: "starting" | "restoring" | "catching_up" | "live" | "degraded";
+            lagSlots: components["schemas"]["Int"] | null;
+            /** @description Seconds between `at` and the block time of the projected slot */
+            lagSeconds: number | null;
+            /** @description HTTP requests received per second since the previous sample */
+            requestsPerSecond: number;
+            /**
+             * int
+             * @description WebSocket connections open at `at`
+             */
+            wsConnections: number;
         };
         ProjectionStatus: {
             /** @enum {string} */
@@ -2345,6 +2385,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ServiceStatus"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "system.statusHistory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description StatusHistory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusHistory"];
                 };
             };
             /** @description The request did not match the expected schema */

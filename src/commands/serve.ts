@@ -5,6 +5,8 @@ import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { DocsRoutesLive } from "../../layers/uws/DocsRoutes.ts"
 import { HttpListenerLive, HttpServerLive } from "../../layers/uws/HttpServer.ts"
 import { WsStreamLive } from "../../layers/uws/wsStream.ts"
+import { TrafficLive } from "../../layers/uws/TrafficLive.ts"
+import { StatusHistoryLive } from "../../layers/memory/StatusHistoryLive.ts"
 import { wsLimitsConfig } from "../ws/wsConfig.ts"
 import { Api } from "../api/Api.ts"
 import { SystemHandlersLive } from "../api/system/SystemHandlers.ts"
@@ -126,8 +128,11 @@ const gateway = (config: ServeConfig) => {
   const referrerHistory = ReferrerHistoryHandlersLive.pipe(Layer.provide(onDatabase(ReferrerHistoryLive)))
   const referrerReports = onDatabase(Layer.merge(ReferrerPayoutsLive, CohortEventLogLive))
   const referrers = ReferrersHandlersLive.pipe(Layer.provide(referrerReports))
+  // the ops page's last hour (lag, request rate, connections), sampled in memory
+  const statusHistory = StatusHistoryLive().pipe(Layer.provide(Layer.merge(projection, TrafficLive)))
   const readSources = Layer.mergeAll(
     projection,
+    statusHistory,
     prices,
     progress,
     onDatabase(VaultHistoryLive),
