@@ -826,6 +826,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/org/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Requests per key and UTC day over the last `days` days (default 30, today included) */
+        get: operations["org.usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/org/audit": {
         parameters: {
             query?: never;
@@ -2284,6 +2301,18 @@ export interface components {
             success: true;
             data: {
                 code: components["schemas"]["OrganizationCode"];
+            };
+        };
+        KeyUsage: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                days: string[];
+                keys: {
+                    keyId: string;
+                    name: string;
+                    requests: components["schemas"]["Int"][];
+                }[];
             };
         };
         AuditLog: {
@@ -6820,6 +6849,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IdempotencyKeyReused"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "org.usage": {
+        parameters: {
+            query?: {
+                /** @description UTC days, today included: 1 to 90 (default 30) */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description KeyUsage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyUsage"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description No live wallet session (signed out, expired, or a partner key instead) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionRequired"];
+                };
+            };
+            /** @description A state-changing request that did not come from the configured origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OriginRefused"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
                 };
             };
             /** @description The request headers are over the limit */

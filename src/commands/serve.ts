@@ -32,6 +32,7 @@ import { describeDatabaseFailure, describeListenFailure } from "./startupFailure
 import { keysConfig } from "../configKeys.ts"
 import { PartnerAuthLive, resolveSandboxPartnerKey, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
 import { ControlPlaneLive } from "./controlPlaneServe.ts"
+import { KeyUsageLive } from "../../layers/postgres/KeyUsageLive.ts"
 import { controlPlaneConfig } from "../api/controlPlane/controlPlaneConfig.ts"
 import { BuildsLive } from "../api/builds/BuildsLive.ts"
 import { buildMeterConfig, buildSimulationConfig } from "../api/builds/buildConfig.ts"
@@ -103,10 +104,12 @@ const gateway = (config: ServeConfig) => {
   const prices = PricesLive({ feeds: priceFeeds, maxAgeSeconds: pricing.maxAgeSeconds }).pipe(Layer.provide(projection))
 
   // The partner key: keys in Postgres; on the sandbox, one seeded and printed.
-  const partnerAuth = onDatabase(PartnerAuthLive(app.cluster, keys))
+  // requests per key and day, counted in memory and flushed to Postgres; the control plane reads them
+  const keyUsage = onDatabase(KeyUsageLive())
+  const partnerAuth = onDatabase(PartnerAuthLive(app.cluster, keys)).pipe(Layer.provide(keyUsage))
   const sandboxKeySeed = Option.match(sandboxKey, { onNone: () => Layer.empty, onSome: (key) => onDatabase(SandboxPartnerKeyLive(key)) })
   // The control plane: wallet sessions, organizations, codes and keys, all in Postgres.
-  const builderControl = onDatabase(ControlPlaneLive(controlPlane))
+  const builderControl = onDatabase(ControlPlaneLive(controlPlane)).pipe(Layer.provide(keyUsage))
 
   // The transaction builders, on SolanaRpc: until ingestion has the chain up they get a 503 for the
   // blockhash, no priority fee, unchecked balances and the estimate.
