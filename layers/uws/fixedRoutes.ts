@@ -29,10 +29,19 @@ export const methodNotAllowed = (allow: ReadonlyArray<string>): RouteHandler => 
  * that never does); requests meanwhile wait for the same compression. `extraHeaders` go on every
  * answer (e.g. an HTML page's security headers).
  */
-export const fixedBody = (contentType: string, body: Buffer, cacheControl: string, extraHeaders: HeaderList = []): RouteHandler => {
+export const fixedBody = (contentType: string, body: Uint8Array, cacheControl: string, extraHeaders: HeaderList = []): RouteHandler => {
+  const respond = fixedResponder(contentType, body, cacheControl, extraHeaders)
+  return (res, req) => respond(res, requestIdFor(req.getHeader("x-request-id")), req.getHeader("accept-encoding"))
+}
+
+/** `fixedBody` given what it reads of the request, so that it can answer after an asynchronous step (corked). */
+export type FixedResponder = (res: HttpResponse, requestId: string, acceptEncoding: string) => void
+
+export const fixedResponder = (contentType: string, body: Uint8Array, cacheControl: string, extraHeaders: HeaderList = []): FixedResponder => {
   const base: HeaderList = [["content-type", contentType], ["cache-control", cacheControl], ...extraHeaders]
   if (body.length < MIN_COMPRESSED_BYTES) {
-    return (res, req) => writeResponse(res, 200, requestIdFor(req.getHeader("x-request-id")), base, body)
+    const headers = new HeaderBlock(base)
+    return (res, requestId) => writeResponse(res, 200, requestId, headers, body)
   }
   const identity = new HeaderBlock([...base, VARY_ACCEPT_ENCODING])
   const coded = {
@@ -45,9 +54,8 @@ export const fixedBody = (contentType: string, body: Buffer, cacheControl: strin
     pending.then((bytes) => compressed[coding] = bytes, () => delete compressed[coding])
     return compressed[coding] = pending
   }
-  return (res, req) => {
-    const requestId = requestIdFor(req.getHeader("x-request-id"))
-    const coding = codingFor(req.getHeader("accept-encoding"))
+  return (res, requestId, acceptEncoding) => {
+    const coding = codingFor(acceptEncoding)
     if (coding === undefined) return writeResponse(res, 200, requestId, identity, body)
     const ready = compressed[coding] ?? compress(coding)
     if (!(ready instanceof Promise)) return writeResponse(res, 200, requestId, coded[coding], ready)

@@ -6,6 +6,8 @@ import { DocsRoutesLive } from "../../layers/uws/DocsRoutes.ts"
 import { HttpListenerLive, HttpServerLive } from "../../layers/uws/HttpServer.ts"
 import { WsStreamLive } from "../../layers/uws/wsStream.ts"
 import { TrafficLive } from "../../layers/uws/TrafficLive.ts"
+import { WebPagesRoutesLive } from "../../layers/uws/WebPagesRoutes.ts"
+import { WebBundlesLive } from "../../layers/esbuild/WebBundlesLive.ts"
 import { StatusHistoryLive } from "../../layers/memory/StatusHistoryLive.ts"
 import { wsLimitsConfig } from "../ws/wsConfig.ts"
 import { Api } from "../api/Api.ts"
@@ -148,7 +150,9 @@ const gateway = (config: ServeConfig) => {
 
   const stream = WsStreamLive({ limits: wsLimits, meter: metrics.port !== null }).pipe(Layer.provide(Layer.merge(projection, prices)))
   const api = ApiRoutesLive(Api, { meterRequests: metrics.port !== null, traceRequests: tracing.enabled })
-  const routes = Layer.mergeAll(api, DocsRoutesLive(Api), stream, sandboxKeySeed).pipe(
+  // the builder dashboard and the ops page, bundled on their first request
+  const webPages = WebPagesRoutesLive.pipe(Layer.provide(WebBundlesLive))
+  const routes = Layer.mergeAll(api, DocsRoutesLive(Api), webPages, stream, sandboxKeySeed).pipe(
     Layer.provide(Layer.mergeAll(handlers, partnerAuth, builderControl))
   )
   // Listen only once every route is registered.

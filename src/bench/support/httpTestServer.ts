@@ -2,6 +2,8 @@ import { FetchHttpClient, HttpApiClient, HttpClient, HttpClientRequest } from "@
 import { Effect, Layer } from "effect"
 import { ApiRoutesLive } from "../../../layers/uws/ApiRoutes.ts"
 import { DocsRoutesLive } from "../../../layers/uws/DocsRoutes.ts"
+import { WebPagesRoutesLive } from "../../../layers/uws/WebPagesRoutes.ts"
+import { WebBundlesLive } from "../../../layers/esbuild/WebBundlesLive.ts"
 import { HttpListener, HttpListenerLive, type HttpServer, HttpServerLive } from "../../../layers/uws/HttpServer.ts"
 import type { HttpLimits } from "../../../layers/uws/limits.ts"
 import { Api } from "../../api/Api.ts"
@@ -77,6 +79,7 @@ export const gatewayForTest = <PayoutsR = never>(
   const routes = Layer.mergeAll(
     ApiRoutesLive(Api, { ...(options.limits === undefined ? {} : { limits: options.limits }), meterRequests: options.meterRequests === true }),
     DocsRoutesLive(Api),
+    WebPagesRoutesLive.pipe(Layer.provide(WebBundlesLive)),
     (options.extraRoutes ?? Layer.empty).pipe(Layer.provide(Layer.merge(partnerKey, NoPricesLive)))
   ).pipe(Layer.provide(Layer.mergeAll(SystemHandlersLive, ReadHandlersLive, referrers, referrerHistory, builds, partnerKey, options.controlPlane ?? ControlPlaneStandIn).pipe(Layer.provide(Layer.mergeAll(NoPricesLive, VaultHistoryStandIn(options.history), referrerHistoryRows)))))
   return listenForTest(routes).pipe(

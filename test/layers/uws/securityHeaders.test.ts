@@ -57,5 +57,41 @@ describe("security headers over real HTTP", () => {
         const health = yield* get(`${url}/health`)
         expect(health.headers.get("content-security-policy")).toBeNull()
       }))
+
+    it.effect("the web pages: a strict policy (own scripts and styles only, nothing inline), no inline code, immutable hashed assets", () =>
+      Effect.gen(function*() {
+        const url = yield* serverUrl
+        for (const path of ["/dashboard", "/ops"]) {
+          const page = yield* get(`${url}${path}`)
+          expect(page.status).toBe(200)
+          expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
+          expect(page.headers.get("cache-control")).toBe("no-cache")
+          expect(page.headers.get("x-content-type-options")).toBe("nosniff")
+          expect(page.headers.get("referrer-policy")).toBe("no-referrer")
+          const csp = directives(page.headers.get("content-security-policy"))
+          expect(csp.get("frame-ancestors")).toEqual(["'none'"])
+          expect(csp.get("script-src")).toEqual(["'self'"])
+          expect(csp.get("style-src")).toEqual(["'self'"])
+          expect(csp.get("default-src")).toEqual(["'none'"])
+          // nothing inline for the policy to refuse
+          expect(page.text).not.toMatch(/<script(?![^>]*\ssrc=)[^>]*>/)
+          expect(page.text).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i)
+          const assets = [...page.text.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]!)
+          expect(assets.map((asset) => asset.replace(/-[A-Z0-9]{8}\./, "-HASH."))).toEqual([`/assets${path}-HASH.css`, `/assets${path}-HASH.js`])
+          for (const asset of assets) {
+            const file = yield* get(`${url}${asset}`, { headers: { "accept-encoding": "br" } })
+            expect(file.status).toBe(200)
+            expect(file.headers.get("content-type")).toBe(asset.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8")
+            expect(file.headers.get("cache-control")).toBe("public, max-age=31536000, immutable")
+            expect(file.headers.get("x-content-type-options")).toBe("nosniff")
+            expect(file.text.length).toBeGreaterThan(1000)
+          }
+        }
+        const missing = yield* get(`${url}/assets/dashboard-NOTAHASH.js`)
+        expect(missing.status).toBe(404)
+        expect(missing.headers.get("x-content-type-options")).toBe("nosniff")
+        expect(JSON.parse(missing.text)).toMatchObject({ success: false, error: "NOT_FOUND" })
+        expect((yield* get(`${url}/dashboard`, { method: "POST" })).status).toBe(405)
+      }))
   })
 })
