@@ -47,7 +47,8 @@ export const inlineScriptHashes = (html: string): ReadonlyArray<string> => {
 export const docsCsp = (html: string): string =>
   [
     "default-src 'none'",
-    `script-src ${inlineScriptHashes(html).join(" ")}`,
+    // Scalar parses the document with WebAssembly: compiling it is allowed, eval is not
+    `script-src ${inlineScriptHashes(html).join(" ")} 'wasm-unsafe-eval'`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self' data:",

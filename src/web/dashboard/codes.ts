@@ -39,9 +39,9 @@ export const codesSection = (onChange: () => void) => {
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Code"), h("th", { scope: "col" }, "Status"), h("th", { scope: "col" }, "Claimed"), h("th", { scope: "col" }, "Actions"))),
         h("tbody", {}, codes.map((code) =>
           h("tr", { "data-code": code.code },
-            h("td", {}, h("code", {}, code.code)),
-            h("td", {}, h("span", { class: code.enabled ? "badge ok" : "badge off" }, code.enabled ? "enabled" : "disabled")),
-            h("td", {}, utcTime(code.createdAt)),
+            h("td", { "data-label": "Code" }, h("code", {}, code.code)),
+            h("td", { "data-label": "Status" }, h("span", { class: code.enabled ? "badge ok" : "badge off" }, code.enabled ? "enabled" : "disabled")),
+            h("td", { "data-label": "Claimed" }, utcTime(code.createdAt)),
             h("td", { class: "actions" },
               h("button", {
                 type: "button",

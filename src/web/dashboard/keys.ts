@@ -99,13 +99,13 @@ export const keysSection = (onChange: () => void) => {
       h("thead", {}, h("tr", {}, ["Name", "Key", "Scopes", "Created", "Last used", "Requests (30 d)", "Status", "Actions"].map((title) => h("th", { scope: "col" }, title)))),
       h("tbody", {}, keys.map((key) =>
         h("tr", { "data-key-id": key.id },
-          h("td", {}, key.name),
-          h("td", {}, h("code", {}, `${key.prefix}…${key.last4}`)),
-          h("td", {}, key.scopes.join(", ")),
-          h("td", {}, utcTime(key.createdAt)),
-          h("td", {}, utcTime(key.lastUsedAt)),
-          h("td", { class: "number" }, (totals.get(key.id) ?? 0).toLocaleString("en")),
-          h("td", {}, h("span", { class: key.active ? "badge ok" : "badge off" }, key.active ? (key.expiresAt === null ? "active" : `expires ${utcTime(key.expiresAt)}`) : "revoked")),
+          h("td", { "data-label": "Name" }, key.name),
+          h("td", { "data-label": "Key" }, h("code", {}, `${key.prefix}…${key.last4}`)),
+          h("td", { "data-label": "Scopes" }, key.scopes.join(", ")),
+          h("td", { "data-label": "Created" }, utcTime(key.createdAt)),
+          h("td", { "data-label": "Last used" }, utcTime(key.lastUsedAt)),
+          h("td", { class: "number", "data-label": "Requests (30 d)" }, (totals.get(key.id) ?? 0).toLocaleString("en")),
+          h("td", { "data-label": "Status" }, h("span", { class: key.active ? "badge ok" : "badge off" }, key.active ? (key.expiresAt === null ? "active" : `expires ${utcTime(key.expiresAt)}`) : "revoked")),
           h("td", { class: "actions" }, key.active && key.expiresAt === null
             ? [
               h("button", { type: "button", "aria-label": `Rotate ${key.name}`, onclick: () => void rotate(key) }, "Rotate"),

@@ -24,8 +24,8 @@ fill(app,
   h("section", { "aria-labelledby": "lag-title" }, h("h2", { id: "lag-title" }, "Lag, last hour"), lagBox),
   h("section", { "aria-labelledby": "traffic-title" }, h("h2", { id: "traffic-title" }, "Traffic, last hour"), trafficBox))
 
-const lagChart = timeChart(lagBox, { series: [{ label: "lag (slots)" }, { label: "lag (seconds)", scale: "y2" }], yLabel: "slots", y2Label: "seconds" })
-const trafficChart = timeChart(trafficBox, { series: [{ label: "requests/s" }, { label: "WebSocket connections", scale: "y2" }], yLabel: "req/s", y2Label: "connections" })
+const lagChart = timeChart(lagBox, { series: [{ label: "lag (slots)" }, { label: "lag (seconds)", scale: "y2" }], yLabel: "slots", y2Label: "seconds", points: true })
+const trafficChart = timeChart(trafficBox, { series: [{ label: "requests/s" }, { label: "WebSocket connections", scale: "y2" }], yLabel: "req/s", y2Label: "connections", points: true })
 
 const seconds = (value: number | null) => (value === null ? "—" : value < 120 ? `${Math.round(value)} s` : `${Math.round(value / 60)} min`)
 const count = (value: number | null | undefined) => (value === null || value === undefined ? "—" : value.toLocaleString("en"))

@@ -51,7 +51,7 @@ describe("security headers over real HTTP", () => {
           `'sha256-${createHash("sha256").update(match[1]!).digest("base64")}'`
         )
         expect(inline.length).toBeGreaterThan(0)
-        expect([...(csp.get("script-src") ?? [])].sort()).toEqual([...inline].sort())
+        expect([...(csp.get("script-src") ?? [])].sort()).toEqual([...inline, "'wasm-unsafe-eval'"].sort())
         expect(csp.get("script-src")).not.toContain("'unsafe-inline'")
         // JSON answers are not documents: no page policy on them
         const health = yield* get(`${url}/health`)
