@@ -161,7 +161,7 @@ const gateway = (config: ServeConfig) => {
     Layer.provideMerge(HttpServerLive)
   )
   // then where to go next, and a line once live
-  const banner = ServeBannerLive(sandboxKey).pipe(Layer.provide(Layer.merge(http, projection)))
+  const banner = ServeBannerLive(sandboxKey, controlPlane.origin.origin).pipe(Layer.provide(Layer.merge(http, projection)))
   // Prometheus metrics on their own listener (METRICS_PORT=off: none).
   const port = metrics.port
   const metricsListener = port === null ? Layer.empty : MetricsListenerLive({ ...metrics, port }).pipe(Layer.provide(projection))
