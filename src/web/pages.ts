@@ -34,7 +34,7 @@ export const pageHtml = (page: WebPage, files: { readonly script: string; readon
     files.style === null ? "" : `<link rel="stylesheet" href="${escapeHtml(files.style)}">`,
     `<script type="module" src="${escapeHtml(files.script)}"></script>`,
     "</head>",
-    `<body><noscript>This page needs JavaScript.</noscript><main id="app" aria-live="polite"></main></body>`,
+    `<body><noscript>This page needs JavaScript.</noscript><main id="app"></main></body>`,
     "</html>",
     ""
   ].join("\n")

@@ -19,6 +19,7 @@ export const usageSection = (onTotals: (totals: Map<string, number>) => void) =>
       const { data } = await ok(api.GET("/v2/org/usage", { params: { query: { days: 30 } } }))
       const names = data.keys.map((key) => key.name).join("\u0000")
       if (chart === undefined || names !== labels) {
+        chart?.destroy()
         chartBox.replaceChildren()
         chart = timeChart(chartBox, { series: data.keys.map((key) => ({ label: key.name })), yLabel: "requests", points: true })
         labels = names

@@ -12,6 +12,7 @@ export interface ChartSeries {
 export interface Chart {
   /** x values (Unix seconds) and one array per series; null leaves a gap. */
   readonly update: (x: ReadonlyArray<number>, ys: ReadonlyArray<ReadonlyArray<number | null>>) => void
+  readonly destroy: () => void
 }
 
 /**
@@ -51,8 +52,13 @@ export const timeChart = (
     [[], ...options.series.map(() => [])],
     container
   )
-  new ResizeObserver(() => plot.setSize({ width: width(), height })).observe(container)
+  const resize = new ResizeObserver(() => plot.setSize({ width: width(), height }))
+  resize.observe(container)
   return {
+    destroy: () => {
+      resize.disconnect()
+      plot.destroy()
+    },
     update: (x, ys) => {
       plot.setData([x as Array<number>, ...ys.map((y) => y as Array<number | null>)])
       container.dataset.points = String(ys.reduce((sum, y) => sum + y.filter((value) => value !== null).length, 0))
