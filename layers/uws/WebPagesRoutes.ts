@@ -10,6 +10,9 @@ import { requestIdFor } from "./requestId.ts"
 import { JSON_CONTENT_TYPE, writeResponse, writeWhenSettled } from "./respond.ts"
 import { htmlSecurityHeaders, PAGE_CSP } from "./securityHeaders.ts"
 
+/** The paths this layer serves besides the contract (pages, not API operations). */
+export const WEB_PATHS: ReadonlyArray<string> = [...WEB_PAGES.map((page) => page.path), `${ASSETS_PATH}/:file`]
+
 /** Hashed names never change content: browsers keep them a year without asking again. */
 const IMMUTABLE = "public, max-age=31536000, immutable"
 
@@ -77,7 +80,7 @@ export const WebPagesRoutesLive = Layer.effectDiscard(
         serve(res, requestIdFor(req.getHeader("x-request-id")), req.getHeader("accept-encoding"), (s) => s.pages.get(page.path), page.path))
       server.route("ANY", page.path, methodNotAllowed(["GET"]))
     }
-    server.route("GET", `${ASSETS_PATH}/:file`, (res, req) => {
+    server.route("GET", WEB_PATHS.at(-1)!, (res, req) => {
       const file = req.getParameter(0) ?? ""
       serve(res, requestIdFor(req.getHeader("x-request-id")), req.getHeader("accept-encoding"), (s) => s.assets.get(file), file.slice(0, 100))
     })

@@ -2,6 +2,7 @@ import { OpenApi } from "@effect/platform"
 import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { DOCS_PATHS } from "../../../layers/uws/DocsRoutes.ts"
+import { WEB_PATHS } from "../../../layers/uws/WebPagesRoutes.ts"
 import { HttpListener, HttpServer } from "../../../layers/uws/HttpServer.ts"
 import { Api } from "../../../src/api/Api.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
@@ -32,8 +33,11 @@ const documentedEqualsServed = (spec: OpenApi.OpenAPISpec) =>
     const documented = operationsOf(spec)
     const registered = new Set(
       server.routes()
-        // CORS preflight (OPTIONS on public routes) is transport behaviour, not a contract operation.
-        .filter((route) => route.method !== "ANY" && route.method !== "OPTIONS" && !(DOCS_PATHS as ReadonlyArray<string>).includes(route.pattern))
+        // CORS preflight (OPTIONS on public routes) is transport behaviour, not a contract operation;
+        // the docs and the web pages are pages, not operations.
+        .filter((route) =>
+          route.method !== "ANY" && route.method !== "OPTIONS" && !(DOCS_PATHS as ReadonlyArray<string>).includes(route.pattern) && !WEB_PATHS.includes(route.pattern)
+        )
         .map((route) => `${route.method} ${route.pattern}`)
     )
     expect(registered).toEqual(new Set([...documented].map((operation) => toUws(operation))))
