@@ -74,7 +74,7 @@ describe("the web pages in a real browser", () => {
     fs.rmSync(dir, { recursive: true, force: true })
   }, 60_000)
 
-  it("a builder signs in with a wallet, claims a code, creates a key seen once, sees its usage, revokes it", async () => {
+  it("a builder signs in with a wallet, claims a code, creates a key seen once, sees its usage, revokes, generates and rotates keys", async () => {
     await page.goto(`${url}/dashboard`)
     const signInButton = page.getByRole("button", { name: "Sign in with Test Wallet", exact: true })
     await signInButton.waitFor()
@@ -147,6 +147,20 @@ describe("the web pages in a real browser", () => {
     // the audit log names what happened
     const audit = await until(() => page.locator("#audit-list").textContent(), (text) => (text ?? "").includes("revoke"), 10_000, "the revocation in the audit log")
     expect(audit).toMatch(/code/)
+
+    // Generate key: a new key with every scope, shown once; then rotated: another plaintext
+    await page.getByRole("button", { name: "Generate key (revokes the others)" }).click()
+    await page.getByRole("dialog").getByRole("button", { name: "Generate and revoke the others" }).click()
+    await until(() => page.getByLabel("API key", { exact: true }).inputValue(), (value) => value.startsWith("vg_sandbox_"), 10_000, "the generated key")
+    const generated = await page.getByLabel("API key", { exact: true }).inputValue()
+    expect((await fetch(`${url}/v2/vaults`, { headers: { "x-api-key": generated } })).status).toBe(200)
+    await page.getByRole("button", { name: "I have stored it" }).click()
+    expect(await page.getByLabel("API key", { exact: true }).count()).toBe(0)
+    await page.getByRole("button", { name: "Rotate generated" }).click()
+    await page.getByRole("dialog").getByRole("button", { name: "Rotate" }).click()
+    const rotated = await until(() => page.getByLabel("API key", { exact: true }).inputValue(), (value) => value.startsWith("vg_sandbox_"), 10_000, "the rotated key")
+    expect(rotated).not.toBe(generated)
+    expect((await fetch(`${url}/v2/vaults`, { headers: { "x-api-key": rotated } })).status).toBe(200)
 
     // sign out, then in again with a wallet that only signs messages (the fallback): same organization
     await page.getByRole("button", { name: "Sign out" }).click()
