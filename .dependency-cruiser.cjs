@@ -31,6 +31,20 @@ module.exports = {
       to: { path: "^layers/", pathNot: "^layers/$1/" }
     },
     {
+      name: "server-not-to-web-client",
+      severity: "error",
+      comment: "src/web is browser code bundled by esbuild; the server reads only its manifest (src/web/pages.ts)",
+      from: { pathNot: "^(src/web/|test/)" },
+      to: { path: "^src/web/", pathNot: "^src/web/pages[.]ts$" }
+    },
+    {
+      name: "web-client-only-browser-code",
+      severity: "error",
+      comment: "browser code imports browser code, the generated API types and npm packages, never the server",
+      from: { path: "^src/web/", pathNot: "^src/web/pages[.]ts$" },
+      to: { pathNot: "^(src/web/|src/client/openapi[.]ts$|node_modules/)", dependencyTypesNot: ["core"] }
+    },
+    {
       name: "shipped-not-to-test",
       severity: "error",
       comment: "nothing shipped imports test code",

@@ -7,8 +7,8 @@ const ROUTINE_LOG = /^timestamp=\S+ level=(INFO|DEBUG|TRACE) /
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    // test/ops needs third-party servers: `npm run test:prometheus` runs it
-    exclude: ["node_modules/**", "test/ops/**"],
+    // test/ops and test/browser need third-party programs: `npm run test:prometheus`, `npm run test:browser`
+    exclude: ["node_modules/**", "test/ops/**", "test/browser/**"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -45,6 +45,7 @@ export const MetricsListenerLive = (config: MetricsConfig & { readonly port: num
       yield* Effect.addFinalizer(() => Effect.sync(() => delay.disable()))
       const server = http.createServer((request, response) => {
         const path = (request.url ?? "/").split("?", 1)[0]
+        response.setHeader("x-content-type-options", "nosniff")
         if (path !== "/metrics") {
           response.writeHead(404, { "content-type": "text/plain" }).end("the metrics are at /metrics\n")
         } else if (request.method !== "GET" && request.method !== "HEAD") {

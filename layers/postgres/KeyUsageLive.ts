@@ -1,6 +1,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Schedule } from "effect"
-import { KeyUsage } from "../../services/KeyUsage.ts"
+import { type KeyDayUsage, KeyUsage } from "../../services/KeyUsage.ts"
 
 interface Count {
   requests: number
@@ -53,7 +53,28 @@ export const KeyUsageLive = (options: { readonly flushSeconds: number } = { flus
       yield* flush.pipe(Effect.repeat(Schedule.spaced(`${options.flushSeconds} seconds`)), Effect.forkScoped)
       yield* Effect.addFinalizer(() => flush)
 
+      const daily = (keyIds: ReadonlyArray<string>, fromDay: string) =>
+        Effect.gen(function*() {
+          const ids = keyIds.filter((id) => UUID.test(id))
+          if (ids.length === 0) return []
+          const rows = yield* sql<{ keyId: string; day: string; requests: string }>`
+            SELECT key_id::text AS "keyId", to_char(day, 'YYYY-MM-DD') AS day, requests::text AS requests
+            FROM partner_key_usage WHERE key_id IN ${sql.in(ids)} AND day >= ${fromDay}::date`
+          const counts = new Map<string, KeyDayUsage>()
+          for (const row of rows) counts.set(`${row.keyId}|${row.day}`, { keyId: row.keyId, day: row.day, requests: Number(row.requests) })
+          // what this instance counted since its last flush
+          const wanted = new Set(ids)
+          for (const [key, count] of pending) {
+            const [keyId, day] = key.split("|") as [string, string]
+            if (!wanted.has(keyId) || day < fromDay) continue
+            const stored = counts.get(key)
+            counts.set(key, { keyId, day, requests: (stored?.requests ?? 0) + count.requests })
+          }
+          return [...counts.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.keyId < b.keyId ? -1 : 1))
+        }).pipe(Effect.orDie, Effect.withSpan("KeyUsage.daily"))
+
       return KeyUsage.of({
+        daily,
         record: (keyId, nowMillis) => {
           // keys not stored in Postgres (a test stand-in) have no row to count on
           if (!UUID.test(keyId)) return

@@ -4,6 +4,7 @@ import { openApiDocument, renderDocsHtml } from "../../src/api/docs.ts"
 import { asyncApiDocument } from "../../src/ws/asyncApi.ts"
 import { fixedBody, methodNotAllowed, redirectTo } from "./fixedRoutes.ts"
 import { HttpServer } from "./HttpServer.ts"
+import { docsCsp, htmlSecurityHeaders } from "./securityHeaders.ts"
 
 /** The paths this layer serves besides the contract (they describe it, so they are not in it). */
 export const DOCS_PATHS = ["/", "/openapi.json", "/asyncapi.json", "/docs"] as const
@@ -14,10 +15,11 @@ export const DocsRoutesLive = (api: HttpApi.HttpApi.Any) =>
     Effect.gen(function*() {
       const server = yield* HttpServer
       const spec = Buffer.from(JSON.stringify(openApiDocument(api)))
-      const html = Buffer.from(yield* renderDocsHtml(api))
+      const page = yield* renderDocsHtml(api)
+      const html = Buffer.from(page)
       server.route("GET", "/openapi.json", fixedBody("application/json; charset=utf-8", spec, "no-cache"))
       server.route("GET", "/asyncapi.json", fixedBody("application/json; charset=utf-8", Buffer.from(JSON.stringify(asyncApiDocument())), "no-cache"))
-      server.route("GET", "/docs", fixedBody("text/html; charset=utf-8", html, "no-cache"))
+      server.route("GET", "/docs", fixedBody("text/html; charset=utf-8", html, "no-cache", htmlSecurityHeaders(docsCsp(page))))
       server.route("GET", "/", redirectTo("/docs"))
       for (const path of DOCS_PATHS) server.route("ANY", path, methodNotAllowed(["GET"]))
     }).pipe(Effect.withSpan("DocsRoutes.register"))

@@ -29,8 +29,15 @@ export class HttpServer extends Context.Tag("HttpServer")<
     readonly app: uws.TemplatedApp
     readonly route: (method: RouteMethod, pattern: string, handler: RouteHandler) => void
     readonly routes: () => ReadonlyArray<RegisteredRoute>
+    /** Requests received by the routes since start and WebSocket connections open (kept by `WsStreamLive`). */
+    readonly traffic: TrafficCounts
   }
 >() {}
+
+export interface TrafficCounts {
+  requests: number
+  wsConnections: number
+}
 
 /** Where the server listens. */
 export class HttpListener extends Context.Tag("HttpListener")<
@@ -95,15 +102,23 @@ export const HttpServerLive = Layer.scoped(
   Effect.gen(function*() {
     const app = yield* Effect.acquireRelease(Effect.sync(() => uws.App()), (app) => Effect.sync(() => app.close()))
     const routes: Array<RegisteredRoute> = []
+    const traffic: TrafficCounts = { requests: 0, wsConnections: 0 }
     // uWS prefers any more specific route to this one, whatever the registration order.
-    app.any("/*", notFound)
+    app.any("/*", (res, req) => {
+      traffic.requests++
+      notFound(res, req)
+    })
     return {
       app,
       route: (method, pattern, handler) => {
-        register(app, method, pattern, handler)
+        register(app, method, pattern, (res, req) => {
+          traffic.requests++
+          handler(res, req)
+        })
         routes.push({ method, pattern })
       },
-      routes: () => routes
+      routes: () => routes,
+      traffic
     }
   })
 )

@@ -4,7 +4,7 @@ import { errorToHttp, globalErrorTable } from "./errorMapping.ts"
 import type { RouteHandler } from "./HttpServer.ts"
 import { requestIdFor } from "./requestId.ts"
 import { codingFor, compressAsync, type ContentCoding, MIN_COMPRESSED_BYTES, VARY_ACCEPT_ENCODING } from "./contentEncoding.ts"
-import { HeaderBlock, JSON_CONTENT_TYPE, writeResponse, writeWhenSettled } from "./respond.ts"
+import { HeaderBlock, type HeaderList, JSON_CONTENT_TYPE, writeResponse, writeWhenSettled } from "./respond.ts"
 
 /** 405 with `Allow` and the envelope, for the other methods of a known path. */
 export const methodNotAllowed = (allow: ReadonlyArray<string>): RouteHandler => (res: HttpResponse, req: HttpRequest) => {
@@ -26,12 +26,22 @@ export const methodNotAllowed = (allow: ReadonlyArray<string>): RouteHandler => 
  * A body computed once at start-up (large ones are streamed with backpressure). Each content coding
  * is made once, off the event loop, when a request first asks for it (the docs page takes a
  * fraction of a second per coding: paid by a process that serves it, not by every test server
- * that never does); requests meanwhile wait for the same compression.
+ * that never does); requests meanwhile wait for the same compression. `extraHeaders` go on every
+ * answer (e.g. an HTML page's security headers).
  */
-export const fixedBody = (contentType: string, body: Buffer, cacheControl: string): RouteHandler => {
-  const base = [["content-type", contentType], ["cache-control", cacheControl]] as const
+export const fixedBody = (contentType: string, body: Uint8Array, cacheControl: string, extraHeaders: HeaderList = []): RouteHandler => {
+  const respond = fixedResponder(contentType, body, cacheControl, extraHeaders)
+  return (res, req) => respond(res, requestIdFor(req.getHeader("x-request-id")), req.getHeader("accept-encoding"))
+}
+
+/** `fixedBody` given what it reads of the request, so that it can answer after an asynchronous step (corked). */
+export type FixedResponder = (res: HttpResponse, requestId: string, acceptEncoding: string) => void
+
+export const fixedResponder = (contentType: string, body: Uint8Array, cacheControl: string, extraHeaders: HeaderList = []): FixedResponder => {
+  const base: HeaderList = [["content-type", contentType], ["cache-control", cacheControl], ...extraHeaders]
   if (body.length < MIN_COMPRESSED_BYTES) {
-    return (res, req) => writeResponse(res, 200, requestIdFor(req.getHeader("x-request-id")), base, body)
+    const headers = new HeaderBlock(base)
+    return (res, requestId) => writeResponse(res, 200, requestId, headers, body)
   }
   const identity = new HeaderBlock([...base, VARY_ACCEPT_ENCODING])
   const coded = {
@@ -44,9 +54,8 @@ export const fixedBody = (contentType: string, body: Buffer, cacheControl: strin
     pending.then((bytes) => compressed[coding] = bytes, () => delete compressed[coding])
     return compressed[coding] = pending
   }
-  return (res, req) => {
-    const requestId = requestIdFor(req.getHeader("x-request-id"))
-    const coding = codingFor(req.getHeader("accept-encoding"))
+  return (res, requestId, acceptEncoding) => {
+    const coding = codingFor(acceptEncoding)
     if (coding === undefined) return writeResponse(res, 200, requestId, identity, body)
     const ready = compressed[coding] ?? compress(coding)
     if (!(ready instanceof Promise)) return writeResponse(res, 200, requestId, coded[coding], ready)

@@ -1,4 +1,5 @@
 import type { HttpResponse } from "uwebsockets"
+import { NOSNIFF_LINE } from "./securityHeaders.ts"
 
 const STATUS_TEXT: Record<number, string> = {
   200: "OK",
@@ -82,7 +83,7 @@ export interface WriteOptions {
 const NO_OPTIONS: WriteOptions = {}
 
 /**
- * Writes a whole response with its `X-Request-Id`. Call it corked: directly inside a uWS handler, or
+ * Writes a whole response with its `X-Request-Id` and `X-Content-Type-Options: nosniff`. Call it corked: directly inside a uWS handler, or
  * inside `res.cork` after an asynchronous step. Large bodies respect backpressure: the rest is
  * written as the socket drains, and the response is abort-safe meanwhile.
  */
@@ -99,7 +100,7 @@ export const writeResponse = (
   const lines = headers instanceof HeaderBlock ? headers.lines : joinHeaders(headers)
   const extra = options.extraHeaders === undefined ? "" : joinHeaders(options.extraHeaders)
   // The request id is sanitised (`requestIdFor`): it cannot carry a line break either.
-  res.writeHeader("x-request-id", requestId + lines + extra)
+  res.writeHeader("x-request-id", requestId + NOSNIFF_LINE + lines + extra)
   if (options.close === true) {
     res.end(body, true)
   } else if (body.length <= STREAM_ABOVE_BYTES) {

@@ -58,11 +58,17 @@ export const WsStreamLive = (
               context
             )
         }),
-        open: (ws) => hub.open(ws),
+        open: (ws) => {
+          server.traffic.wsConnections++
+          hub.open(ws)
+        },
         message: (ws, message) => hub.message(ws, message),
         drain: (ws) => hub.drained(ws),
         dropped: (ws) => hub.dropped(ws),
-        close: (ws, code) => hub.close(ws, code)
+        close: (ws, code) => {
+          server.traffic.wsConnections--
+          hub.close(ws, code)
+        }
       })
       // uWS hands a GET without the upgrade on to the HTTP routes.
       server.route("GET", STREAM_PATH, upgradeRequired(STREAM_PATH))

@@ -40,6 +40,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/status/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The last hour of lag, request rate and WebSocket connections, sampled every 10 s in memory (the ops page's charts) */
+        get: operations["system.statusHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ready": {
         parameters: {
             query?: never;
@@ -949,6 +966,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/org/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Requests per key and UTC day over the last `days` days (default 30, today included) */
+        get: operations["org.usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/org/audit": {
         parameters: {
             query?: never;
@@ -1162,6 +1196,29 @@ export interface components {
             state: "waiting" | "replaying" | "live" | "failed";
             /** @description The last UTC day closed (YYYY-MM-DD) */
             closedThrough: string | null;
+        };
+        StatusHistory: {
+            intervalSeconds: components["schemas"]["Int"];
+            samples: components["schemas"]["StatusSample"][];
+        };
+        StatusSample: {
+            /**
+             * int
+             * @description Unix seconds
+             */
+            at: number;
+            /** @enum {string} */
+            status: "starting" | "restoring" | "catching_up" | "live" | "degraded";
+            lagSlots: components["schemas"]["Int"] | null;
+            /** @description Seconds between `at` and the block time of the projected slot */
+            lagSeconds: number | null;
+            /** @description HTTP requests received per second since the previous sample */
+            requestsPerSecond: number;
+            /**
+             * int
+             * @description WebSocket connections open at `at`
+             */
+            wsConnections: number;
         };
         ProjectionStatus: {
             /** @enum {string} */
@@ -2659,6 +2716,18 @@ export interface components {
                 code: components["schemas"]["OrganizationCode"];
             };
         };
+        KeyUsage: {
+            /** @enum {boolean} */
+            success: true;
+            data: {
+                days: string[];
+                keys: {
+                    keyId: string;
+                    name: string;
+                    requests: components["schemas"]["Int"][];
+                }[];
+            };
+        };
         AuditLog: {
             /** @enum {boolean} */
             success: true;
@@ -2840,6 +2909,63 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ServiceStatus"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "system.statusHistory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description StatusHistory */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatusHistory"];
                 };
             };
             /** @description The request did not match the expected schema */
@@ -8004,6 +8130,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IdempotencyKeyReused"];
+                };
+            };
+            /** @description The request headers are over the limit */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HeadersTooLarge"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure, logged with the request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalError"];
+                };
+            };
+        };
+    };
+    "org.usage": {
+        parameters: {
+            query?: {
+                /** @description UTC days, today included: 1 to 90 (default 30) */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description KeyUsage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyUsage"];
+                };
+            };
+            /** @description The request did not match the expected schema */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequest"];
+                };
+            };
+            /** @description No live wallet session (signed out, expired, or a partner key instead) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionRequired"];
+                };
+            };
+            /** @description A state-changing request that did not come from the configured origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OriginRefused"];
+                };
+            };
+            /** @description The request target (path and query) is over the limit */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UriTooLong"];
                 };
             };
             /** @description The request headers are over the limit */

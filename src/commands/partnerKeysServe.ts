@@ -5,20 +5,20 @@ import { environmentOfKey, generateApiKey } from "../domain/partnerKeys/apiKeyFo
 import { PartnerKeyLive } from "../../layers/memory/PartnerKeyLive.ts"
 import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
 import { PartnerKeysLive } from "../../layers/postgres/PartnerKeysLive.ts"
-import { KeyUsageLive } from "../../layers/postgres/KeyUsageLive.ts"
 import { PartnerKeys } from "../../services/PartnerKeys.ts"
 import type { Cluster } from "../config.ts"
 import type { KeysConfig } from "../configKeys.ts"
 
 /**
  * The `PartnerKey` middleware implementation as `serve` runs it: keys in Postgres, quotas and usage
- * counted in memory (usage flushed to Postgres periodically). Needs the database (`SqlClient`/`PgClient`).
+ * counted in memory. Needs the database (`SqlClient`/`PgClient`) and `KeyUsage` (shared with the control
+ * plane, which reads the counts).
  */
 export const PartnerAuthLive = (cluster: Cluster, settings: KeysConfig) =>
   PartnerKeyLive({
     cluster,
     defaultQuota: { limit: settings.quotaLimit, windowSeconds: settings.quotaWindowSeconds }
-  }).pipe(Layer.provide(Layer.mergeAll(PartnerKeysLive, RateLimiterLive, KeyUsageLive())))
+  }).pipe(Layer.provide(Layer.mergeAll(PartnerKeysLive, RateLimiterLive)))
 
 const KEY_FILE = "sandbox-partner-key"
 

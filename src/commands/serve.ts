@@ -7,6 +7,10 @@ import { ActionsLive } from "../api/actions/ActionsHandlers.ts"
 import { DocsRoutesLive } from "../../layers/uws/DocsRoutes.ts"
 import { HttpListenerLive, HttpServerLive } from "../../layers/uws/HttpServer.ts"
 import { WsStreamLive } from "../../layers/uws/wsStream.ts"
+import { TrafficLive } from "../../layers/uws/TrafficLive.ts"
+import { WebPagesRoutesLive } from "../../layers/uws/WebPagesRoutes.ts"
+import { WebBundlesLive } from "../../layers/esbuild/WebBundlesLive.ts"
+import { StatusHistoryLive } from "../../layers/memory/StatusHistoryLive.ts"
 import { wsLimitsConfig } from "../ws/wsConfig.ts"
 import { Api } from "../api/Api.ts"
 import { SystemHandlersLive } from "../api/system/SystemHandlers.ts"
@@ -34,6 +38,7 @@ import { describeDatabaseFailure, describeListenFailure } from "./startupFailure
 import { keysConfig } from "../configKeys.ts"
 import { PartnerAuthLive, resolveSandboxPartnerKey, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
 import { ControlPlaneLive } from "./controlPlaneServe.ts"
+import { KeyUsageLive } from "../../layers/postgres/KeyUsageLive.ts"
 import { controlPlaneConfig } from "../api/controlPlane/controlPlaneConfig.ts"
 import { BuildsLive } from "../api/builds/BuildsLive.ts"
 import { buildMeterConfig, buildSimulationConfig } from "../api/builds/buildConfig.ts"
@@ -105,10 +110,12 @@ const gateway = (config: ServeConfig) => {
   const prices = PricesLive({ feeds: priceFeeds, maxAgeSeconds: pricing.maxAgeSeconds }).pipe(Layer.provide(projection))
 
   // The partner key: keys in Postgres; on the sandbox, one seeded and printed.
-  const partnerAuth = onDatabase(PartnerAuthLive(app.cluster, keys))
+  // requests per key and day, counted in memory and flushed to Postgres; the control plane reads them
+  const keyUsage = onDatabase(KeyUsageLive())
+  const partnerAuth = onDatabase(PartnerAuthLive(app.cluster, keys)).pipe(Layer.provide(keyUsage))
   const sandboxKeySeed = Option.match(sandboxKey, { onNone: () => Layer.empty, onSome: (key) => onDatabase(SandboxPartnerKeyLive(key)) })
   // The control plane: wallet sessions, organizations, codes and keys, all in Postgres.
-  const builderControl = onDatabase(ControlPlaneLive(controlPlane))
+  const builderControl = onDatabase(ControlPlaneLive(controlPlane)).pipe(Layer.provide(keyUsage))
 
   // The transaction builders, on SolanaRpc: until ingestion has the chain up they get a 503 for the
   // blockhash, no priority fee, unchecked balances and the estimate.
@@ -130,8 +137,11 @@ const gateway = (config: ServeConfig) => {
   const referrerHistory = ReferrerHistoryHandlersLive.pipe(Layer.provide(onDatabase(ReferrerHistoryLive)))
   const referrerReports = onDatabase(Layer.merge(ReferrerPayoutsLive, CohortEventLogLive))
   const referrers = ReferrersHandlersLive.pipe(Layer.provide(referrerReports))
+  // the ops page's last hour (lag, request rate, connections), sampled in memory
+  const statusHistory = StatusHistoryLive().pipe(Layer.provide(Layer.merge(projection, TrafficLive)))
   const readSources = Layer.mergeAll(
     projection,
+    statusHistory,
     prices,
     progress,
     onDatabase(VaultHistoryLive),
@@ -146,7 +156,9 @@ const gateway = (config: ServeConfig) => {
 
   const stream = WsStreamLive({ limits: wsLimits, meter: metrics.port !== null }).pipe(Layer.provide(Layer.merge(projection, prices)))
   const api = ApiRoutesLive(Api, { meterRequests: metrics.port !== null, traceRequests: tracing.enabled })
-  const routes = Layer.mergeAll(api, DocsRoutesLive(Api), ActionIconRouteLive, stream, sandboxKeySeed).pipe(
+  // the builder dashboard and the ops page, bundled on their first request
+  const webPages = WebPagesRoutesLive.pipe(Layer.provide(WebBundlesLive))
+  const routes = Layer.mergeAll(api, DocsRoutesLive(Api), webPages, ActionIconRouteLive, stream, sandboxKeySeed).pipe(
     Layer.provide(Layer.mergeAll(handlers, partnerAuth, builderControl))
   )
   // Listen only once every route is registered.
@@ -155,7 +167,7 @@ const gateway = (config: ServeConfig) => {
     Layer.provideMerge(HttpServerLive)
   )
   // then where to go next, and a line once live
-  const banner = ServeBannerLive(sandboxKey).pipe(Layer.provide(Layer.merge(http, projection)))
+  const banner = ServeBannerLive(sandboxKey, controlPlane.origin.origin).pipe(Layer.provide(Layer.merge(http, projection)))
   // Prometheus metrics on their own listener (METRICS_PORT=off: none).
   const port = metrics.port
   const metricsListener = port === null ? Layer.empty : MetricsListenerLive({ ...metrics, port }).pipe(Layer.provide(projection))

@@ -10,7 +10,7 @@ const print = (text: string) => Effect.sync(() => process.stdout.write(text + "\
  * the API, its reference, the status, and on the sandbox the partner key with a request to try;
  * then one line when the projection is first live.
  */
-export const ServeBannerLive = (sandboxKey: Option.Option<Redacted.Redacted<string>>) =>
+export const ServeBannerLive = (sandboxKey: Option.Option<Redacted.Redacted<string>>, publicOrigin: string) =>
   Layer.scopedDiscard(
     Effect.gen(function*() {
       const { url } = yield* HttpListener
@@ -18,7 +18,9 @@ export const ServeBannerLive = (sandboxKey: Option.Option<Redacted.Redacted<stri
       const lines = [
         `vault-gateway ${VERSION} is up: ${url}`,
         `  API reference  ${url}/docs`,
-        `  status         ${url}/status (GET /ready answers 200 once the projection is live)`
+        `  status         ${url}/status (GET /ready answers 200 once the projection is live), ${url}/ops in a browser`,
+        // sign-in is accepted from PUBLIC_ORIGIN only
+        `  dashboard      ${publicOrigin}/dashboard (builders sign in with a Solana wallet: codes and API keys)`
       ]
       if (Option.isSome(sandboxKey)) {
         const key = Redacted.value(sandboxKey.value)

@@ -20,6 +20,8 @@ import {
   IssuedKeyBody,
   KeyBody,
   KeysBody,
+  UsageBody,
+  UsageQuery,
   NewKey,
   OrganizationBody,
   SignInInputBody,
@@ -120,6 +122,13 @@ export const OrgApi = HttpApiGroup.make("org")
       .addSuccess(CodeBody)
       .addError(ControlPlaneNotFoundResponse)
       .annotate(OpenApi.Summary, "Enables a disabled code again")
+  )
+  .add(
+    HttpApiEndpoint.get("usage", "/v2/org/usage")
+      .setUrlParams(UsageQuery)
+      .addSuccess(UsageBody)
+      .addError(BadRequestResponse)
+      .annotate(OpenApi.Summary, "Requests per key and UTC day over the last `days` days (default 30, today included)")
   )
   .add(
     HttpApiEndpoint.get("audit", "/v2/org/audit")

@@ -1,4 +1,6 @@
 import { Effect, Redacted } from "effect"
+import { KeyUsage } from "../../../services/KeyUsage.ts"
+import { usageByKey } from "../../domain/controlPlane/usageDays.ts"
 import { type IssuedOrganizationKey, OrganizationCodeNotFound, type OrganizationKey, Organizations } from "../../../services/Organizations.ts"
 import { clearedSessionCookie } from "../../domain/controlPlane/sessionCookie.ts"
 import { CLAIMABLE_CODE, CODE_RULE } from "../../domain/controlPlane/codeName.ts"
@@ -37,6 +39,7 @@ export const OrgHandlersLive = (settings: ControlPlaneSettings) =>
     "org",
     Effect.gen(function*() {
       const organizations = yield* Organizations
+      const usage = yield* KeyUsage
       const flow = yield* makeSignInFlow(settings)
       const idempotent = yield* makeIdempotency
       const environment = settings.cluster
@@ -164,6 +167,15 @@ export const OrgHandlersLive = (settings: ControlPlaneSettings) =>
           ),
         disableCode: setEnabled(false),
         enableCode: setEnabled(true),
+        usage: ({ urlParams }) =>
+          Effect.gen(function*() {
+            const who = yield* AuthenticatedWallet
+            const keys = yield* organizations.keys(who.organizationId)
+            const days = urlParams.days ?? 30
+            const window = usageByKey(Date.now(), days)
+            const counts = yield* usage.daily(keys.map((key) => key.id), window.days[0]!)
+            return { success: true as const, data: { days: window.days, keys: window.align(keys, counts) } }
+          }),
         audit: ({ urlParams }) =>
           Effect.gen(function*() {
             const who = yield* AuthenticatedWallet

@@ -152,6 +152,27 @@ export const AuditQuery = Schema.Struct({
   cursor: Schema.optional(text(200))
 })
 
+/** `days`: how many UTC days of key usage, today included: 1 to 90 (default 30). */
+export const UsageQuery = Schema.Struct({
+  days: Schema.optional(
+    Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 90)).annotations({
+      jsonSchema: { type: "integer", minimum: 1, maximum: 90, default: 30, description: "UTC days, today included: 1 to 90 (default 30)" }
+    })
+  )
+})
+
+/**
+ * Requests per key and UTC day: `days` oldest first (today last, counting so far), and per key of the
+ * organization (revoked ones too) its counts aligned with `days`.
+ */
+export const UsageBody = success(
+  "KeyUsage",
+  Schema.Struct({
+    days: Schema.Array(Schema.String),
+    keys: Schema.Array(Schema.Struct({ keyId: Schema.String, name: Schema.String, requests: Schema.Array(Schema.Int) }))
+  })
+)
+
 export const IdempotencyHeaders = Schema.Struct({
   "idempotency-key": Schema.optional(Schema.String)
 })

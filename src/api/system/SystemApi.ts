@@ -2,6 +2,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ServiceStatusBody } from "./serviceStatus.ts"
 import { NotReadyResponse, StatusBody } from "./statusBody.ts"
+import { StatusHistoryBody } from "./statusHistoryBody.ts"
 
 export const HealthBody = Schema.Struct({ status: Schema.Literal("ok"), version: Schema.String }).annotations({
   identifier: "Health"
@@ -18,6 +19,11 @@ export const SystemApi = HttpApiGroup.make("system")
     HttpApiEndpoint.get("status", "/status")
       .addSuccess(ServiceStatusBody)
       .annotate(OpenApi.Summary, "Projection status and lag, history backfill, daily rollup and checkpoint age")
+  )
+  .add(
+    HttpApiEndpoint.get("statusHistory", "/status/history")
+      .addSuccess(StatusHistoryBody)
+      .annotate(OpenApi.Summary, "The last hour of lag, request rate and WebSocket connections, sampled every 10 s in memory (the ops page's charts)")
   )
   .add(
     HttpApiEndpoint.get("ready", "/ready")

@@ -9,6 +9,8 @@ import { implementGroup } from "../handlers.ts"
 import { PreEncoded } from "../preEncoded.ts"
 import { HealthBody } from "./SystemApi.ts"
 import { NotReady, StatusBody, toStatusBody } from "./statusBody.ts"
+import { StatusHistory } from "../../../services/StatusHistory.ts"
+import { StatusHistoryBody, toStatusHistoryBody } from "./statusHistoryBody.ts"
 
 export const SystemHandlersLive = implementGroup(
   Api,
@@ -48,8 +50,24 @@ export const SystemHandlersLive = implementGroup(
       }
       return serviceBody
     }
+    // without a sampler (test gateways) the history is empty
+    const history = yield* Effect.serviceOption(StatusHistory)
+    const encodeHistory = PreEncoded.encoder(StatusHistoryBody)
+    let lastSample: unknown = undefined
+    let historyBody = encodeHistory(toStatusHistoryBody(10, []))
+    const statusHistoryBody = (): PreEncoded => {
+      if (Option.isNone(history)) return historyBody
+      const samples = history.value.samples()
+      const newest = samples[samples.length - 1]
+      if (newest !== lastSample) {
+        historyBody = encodeHistory(toStatusHistoryBody(history.value.intervalSeconds, samples))
+        lastSample = newest
+      }
+      return historyBody
+    }
     return {
       health: () => Effect.succeed(health),
+      statusHistory: () => Effect.succeed(statusHistoryBody()),
       // Synchronous reads: the transport answers them without starting a fiber.
       status: () => Effect.succeed(serviceStatusBody(projection.currentStatus())),
       ready: () => ready(projection.currentStatus())

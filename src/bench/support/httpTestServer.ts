@@ -4,6 +4,8 @@ import { Effect, Layer } from "effect"
 import { ApiRoutesLive } from "../../../layers/uws/ApiRoutes.ts"
 import { ActionsLive } from "../../api/actions/ActionsHandlers.ts"
 import { DocsRoutesLive } from "../../../layers/uws/DocsRoutes.ts"
+import { WebPagesRoutesLive } from "../../../layers/uws/WebPagesRoutes.ts"
+import { WebBundlesLive } from "../../../layers/esbuild/WebBundlesLive.ts"
 import { HttpListener, HttpListenerLive, type HttpServer, HttpServerLive } from "../../../layers/uws/HttpServer.ts"
 import type { HttpLimits } from "../../../layers/uws/limits.ts"
 import { Api } from "../../api/Api.ts"
@@ -85,6 +87,7 @@ export const gatewayForTest = <PayoutsR = never>(
     ApiRoutesLive(Api, { ...(options.limits === undefined ? {} : { limits: options.limits }), meterRequests: options.meterRequests === true }),
     DocsRoutesLive(Api),
     ActionIconRouteLive,
+    WebPagesRoutesLive.pipe(Layer.provide(WebBundlesLive)),
     (options.extraRoutes ?? Layer.empty).pipe(Layer.provide(Layer.merge(partnerKey, NoPricesLive)))
   ).pipe(
     Layer.provide(

@@ -381,6 +381,44 @@ describe("builder control plane", () => {
         }
       }))
 
+    it.effect("usage: each key's requests per UTC day, counted before the flush and not twice after it", () =>
+      Effect.gen(function*() {
+        const { url, client, wallet } = yield* setUp
+        yield* signIn(client, wallet)
+        const busy = yield* client.post("/v2/org/keys", { name: "busy", scopes: ["reads"] })
+        const idle = yield* client.post("/v2/org/keys", { name: "idle", scopes: ["reads"] })
+        secrets.push(busy.body.data.key, idle.body.data.key)
+        for (let i = 0; i < 3; i++) expect((yield* fetchJson(`${url}/v2/vaults`, { headers: withKey(busy.body.data.key) })).status).toBe(200)
+
+        const today = new Date().toISOString().slice(0, 10)
+        const read = (query = "") =>
+          Effect.map(client.get(`/v2/org/usage${query}`), (answer) => {
+            expect(answer.status, JSON.stringify(answer.body)).toBe(200)
+            return answer.body.data as { days: Array<string>; keys: Array<{ keyId: string; name: string; requests: Array<number> }> }
+          })
+        const before = yield* read()
+        expect(before.days).toHaveLength(30)
+        expect(before.days[29]).toBe(today)
+        const row = (usage: typeof before, id: string) => usage.keys.find((key) => key.keyId === id)!
+        expect(row(before, busy.body.data.apiKey.id)).toMatchObject({ name: "busy" })
+        expect(row(before, busy.body.data.apiKey.id).requests.at(-1)).toBe(3)
+        expect(row(before, busy.body.data.apiKey.id).requests.slice(0, 29).every((n) => n === 0)).toBe(true)
+        expect(row(before, idle.body.data.apiKey.id).requests.every((n) => n === 0)).toBe(true)
+
+        yield* Effect.sleep("1500 millis")
+        const after = yield* read("?days=3")
+        expect(after.days).toEqual(before.days.slice(27))
+        expect(row(after, busy.body.data.apiKey.id).requests).toEqual([0, 0, 3])
+
+        for (const days of ["0", "91", "x", "1.5"]) {
+          const refused = yield* client.get(`/v2/org/usage?days=${days}`)
+          expect(refused.status).toBe(400)
+          expect(refused.body.success).toBe(false)
+        }
+        // a session is needed: a partner key is not one
+        expect((yield* fetchJson(`${url}/v2/org/usage`, { headers: withKey(busy.body.data.key) })).status).toBe(401)
+      }))
+
     it.effect("no plaintext key or session token in any log line", () =>
       Effect.sync(() => {
         expect(secrets.length).toBeGreaterThan(5)

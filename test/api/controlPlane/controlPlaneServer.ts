@@ -34,16 +34,19 @@ const capture = Logger.make<unknown, void>(({ annotations, message }) => {
  * The gateway as `serve` composes the control plane: real handlers, wallet-session middleware and
  * partner-key middleware over one test PostgreSQL, the Postgres code resolver, a live projection.
  */
-export const controlPlaneGateway = (settings: ControlPlaneSettings = testSettings()) =>
-  gatewayForTest({
+export const controlPlaneGateway = (settings: ControlPlaneSettings = testSettings()) => {
+  // one usage counter for the partner keys and the control plane's usage route
+  const usage = KeyUsageLive({ flushSeconds: 1 })
+  return gatewayForTest({
     initial: liveStatus(100),
-    controlPlane: ControlPlaneLive(settings).pipe(Layer.orDie),
+    controlPlane: ControlPlaneLive(settings).pipe(Layer.provide(usage), Layer.orDie),
     partnerKey: PartnerKeyLive({ cluster: "sandbox", defaultQuota: { limit: 1000, windowSeconds: 600 }, cacheTtlMs: 15_000 }).pipe(
-      Layer.provide(Layer.mergeAll(PartnerKeysLive, RateLimiterLive, KeyUsageLive({ flushSeconds: 1 }))),
+      Layer.provide(Layer.mergeAll(PartnerKeysLive, RateLimiterLive, usage)),
       Layer.orDie
     ),
     builderCodes: BuilderCodesLive
   }).pipe(Layer.provideMerge(TestDatabase), Layer.provide(Logger.replace(Logger.defaultLogger, capture)))
+}
 
 /** A browser-like client of one gateway: keeps the session cookie, sends our Origin on POSTs. */
 export const makeClient = (url: string, origin = ORIGIN) => {

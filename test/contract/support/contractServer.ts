@@ -72,15 +72,17 @@ export const contractFixture = () =>
  * against the database, over a live in-memory projection of `fixture`. Limits are high so that
  * thousands of requests from one address are not all 429s.
  */
-export const contractGateway = (fixture: VaultStateFixture) =>
-  gatewayForTest({
+export const contractGateway = (fixture: VaultStateFixture) => {
+  // one usage counter for the partner keys and the control plane's usage route
+  const usage = KeyUsageLive({ flushSeconds: 1 })
+  return gatewayForTest({
     state: fixture.state,
     initial: liveStatus(5_000, { asOf: { slot: 5_000, blockTime: NOW } }),
     history: new Map([[MASTER, history], [FUNDING_ARB, history.slice(10)]]),
     buildsPerMinute: 1_000_000,
-    controlPlane: ControlPlaneLive(testSettings({ signInQuota: { limit: 1_000_000, windowSeconds: 60 } })).pipe(Layer.orDie),
+    controlPlane: ControlPlaneLive(testSettings({ signInQuota: { limit: 1_000_000, windowSeconds: 60 } })).pipe(Layer.provide(usage), Layer.orDie),
     partnerKey: PartnerKeyLive({ cluster: "sandbox", defaultQuota: { limit: 1_000_000, windowSeconds: 600 }, cacheTtlMs: 15_000 }).pipe(
-      Layer.provide(Layer.mergeAll(PartnerKeysLive, RateLimiterLive, KeyUsageLive({ flushSeconds: 1 }))),
+      Layer.provide(Layer.mergeAll(PartnerKeysLive, RateLimiterLive, usage)),
       Layer.orDie
     ),
     builderCodes: BuilderCodesLive,
@@ -90,3 +92,4 @@ export const contractGateway = (fixture: VaultStateFixture) =>
       Layer.effectDiscard(seedUserEvents({ vault: MASTER, otherVault: FUNDING_ARB, alice: ALICE, bob: BOB }))
     ).pipe(Layer.orDie)
   }).pipe(Layer.provideMerge(TestDatabase))
+}

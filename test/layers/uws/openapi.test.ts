@@ -3,9 +3,10 @@ import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { DOCS_PATHS } from "../../../layers/uws/DocsRoutes.ts"
 import { ACTION_ICON_PATH } from "../../../src/api/actions/actionIcon.ts"
+import { WEB_PATHS } from "../../../layers/uws/WebPagesRoutes.ts"
 
-/** Served beside the contract: the documents that describe it, and an image. */
-const NOT_JSON_PATHS: ReadonlyArray<string> = [...DOCS_PATHS, ACTION_ICON_PATH]
+/** Served beside the contract: the documents that describe it, the web pages, and an image. */
+const NOT_JSON_PATHS: ReadonlyArray<string> = [...DOCS_PATHS, ...WEB_PATHS, ACTION_ICON_PATH]
 import { HttpListener, HttpServer } from "../../../layers/uws/HttpServer.ts"
 import { Api } from "../../../src/api/Api.ts"
 import { fetchJson } from "../../support/httpFetch.ts"
