@@ -50,14 +50,16 @@ const upsertAccounts = (sql: SqlClient, accounts: ReadonlyArray<StoredAccount>) 
       sql`
         INSERT INTO chain_account ${sql.insert(lastPerAddress(chunk).map(accountRow))}
         ON CONFLICT (address) DO UPDATE
-        SET owner = EXCLUDED.owner, slot = EXCLUDED.slot, data = EXCLUDED.data, vault = EXCLUDED.vault`,
+        SET owner = EXCLUDED.owner, slot = EXCLUDED.slot, data = EXCLUDED.data, vault = EXCLUDED.vault
+        WHERE chain_account.slot <= EXCLUDED.slot`,
     { discard: true }
   )
 
-const deleteAccounts = (sql: SqlClient, addresses: ReadonlyArray<string>) =>
+/** An account closed at or before `slot`: a row written since by a newer writer is kept. */
+const deleteAccounts = (sql: SqlClient, addresses: ReadonlyArray<string>, slot: number) =>
   Effect.forEach(
     Arr.chunksOf(addresses, DELETE_CHUNK_ROWS),
-    (chunk) => sql`DELETE FROM chain_account WHERE address IN ${sql.in(chunk)}`,
+    (chunk) => sql`DELETE FROM chain_account WHERE address IN ${sql.in(chunk)} AND slot <= ${slot}`,
     { discard: true }
   )
 
@@ -68,11 +70,17 @@ const upsertPosition = (sql: SqlClient, checkpoint: Checkpoint) =>
             ${checkpoint.blockTime}, ${checkpoint.lastSignature}, now())
     ON CONFLICT (id) DO UPDATE
     SET genesis_hash = EXCLUDED.genesis_hash, program_id = EXCLUDED.program_id, slot = EXCLUDED.slot,
-        block_time = EXCLUDED.block_time, last_signature = EXCLUDED.last_signature, written_at = now()`
+        block_time = EXCLUDED.block_time, last_signature = EXCLUDED.last_signature, written_at = now()
+    WHERE checkpoint.slot <= EXCLUDED.slot`
 
 /**
  * Changed accounts, removed accounts and the position, all or nothing. Removals are applied after
  * the upserts, so an address given in both ends up removed.
+ *
+ * Guarded by slot, so an older state never overwrites a newer one when two instances write (a
+ * leader that lost its lock and does not know it yet, or a new leader a slot behind the old one):
+ * each account row keeps the newest version written, and the position moves only forwards. A
+ * writer whose position is refused still lands its newer accounts, so none of its changes is lost.
  */
 export const saveCheckpoint = (
   sql: SqlClient,
@@ -81,7 +89,7 @@ export const saveCheckpoint = (
   removed: ReadonlyArray<string>
 ) =>
   sql.withTransaction(
-    Effect.all([upsertAccounts(sql, changed), deleteAccounts(sql, removed), upsertPosition(sql, checkpoint)], {
+    Effect.all([upsertAccounts(sql, changed), deleteAccounts(sql, removed, checkpoint.slot), upsertPosition(sql, checkpoint)], {
       discard: true
     })
   )

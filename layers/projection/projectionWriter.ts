@@ -232,12 +232,16 @@ export class ProjectionWriter {
     return asOf === null ? Effect.void : this.#repair(asOf.slot)
   }
 
-  /** A job with the transactions since the last one and, when due, a checkpoint. */
-  takeJob(now: number, force: boolean): CheckpointJob | null {
+  /**
+   * A job with the transactions since the last one and, when due, a checkpoint. A follower
+   * (`leader: false`) appends transactions only, and keeps every changed account dirty, so that its
+   * first checkpoint as leader writes everything it changed since it restored the old leader's.
+   */
+  takeJob(now: number, force: boolean, leader = true): CheckpointJob | null {
     const transactions = this.#transactions
     this.#transactions = []
     const asOf = this.state.asOf
-    const checkpointDue = force || now - this.#lastCheckpointAt >= this.options.checkpointEveryMs
+    const checkpointDue = leader && (force || now - this.#lastCheckpointAt >= this.options.checkpointEveryMs)
     if (!checkpointDue || asOf === null || (this.#dirty.size === 0 && asOf.slot === this.#checkpointSlot)) {
       return transactions.length === 0 ? null : { transactions, checkpoint: null }
     }
