@@ -55,11 +55,10 @@ const upsertAccounts = (sql: SqlClient, accounts: ReadonlyArray<StoredAccount>) 
     { discard: true }
   )
 
-/** An account closed at or before `slot`: a row written since by a newer writer is kept. */
-const deleteAccounts = (sql: SqlClient, addresses: ReadonlyArray<string>, slot: number) =>
+const deleteAccounts = (sql: SqlClient, addresses: ReadonlyArray<string>) =>
   Effect.forEach(
     Arr.chunksOf(addresses, DELETE_CHUNK_ROWS),
-    (chunk) => sql`DELETE FROM chain_account WHERE address IN ${sql.in(chunk)} AND slot <= ${slot}`,
+    (chunk) => sql`DELETE FROM chain_account WHERE address IN ${sql.in(chunk)}`,
     { discard: true }
   )
 
@@ -81,6 +80,7 @@ const upsertPosition = (sql: SqlClient, checkpoint: Checkpoint) =>
  * leader that lost its lock and does not know it yet, or a new leader a slot behind the old one):
  * each account row keeps the newest version written, and the position moves only forwards. A
  * writer whose position is refused still lands its newer accounts, so none of its changes is lost.
+ * Removals carry no slot and are applied as given (a closed account stays closed).
  */
 export const saveCheckpoint = (
   sql: SqlClient,
@@ -89,7 +89,7 @@ export const saveCheckpoint = (
   removed: ReadonlyArray<string>
 ) =>
   sql.withTransaction(
-    Effect.all([upsertAccounts(sql, changed), deleteAccounts(sql, removed, checkpoint.slot), upsertPosition(sql, checkpoint)], {
+    Effect.all([upsertAccounts(sql, changed), deleteAccounts(sql, removed), upsertPosition(sql, checkpoint)], {
       discard: true
     })
   )
