@@ -125,6 +125,7 @@ describe("a real Prometheus scraping the gateway", () => {
     const rules = body.data.groups.flatMap((group) => group.rules)
     expect(rules.map((rule) => rule.name).sort()).toEqual([
       "VaultGatewayCheckpointStale",
+      "VaultGatewayNoLeader",
       "VaultGatewayProjectionLagging",
       "VaultGatewayProjectionNotLive",
       "VaultGatewayServerErrors",
