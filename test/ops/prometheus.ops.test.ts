@@ -145,6 +145,6 @@ describe("a real Prometheus scraping the gateway", () => {
     const lint = execFileSync("promtool", ["check", "metrics"], { input: exposition, encoding: "utf8" })
     expect(lint).toBe("")
     const rules = execFileSync("promtool", ["check", "rules", RULES], { encoding: "utf8" })
-    expect(rules).toContain("SUCCESS: 5 rules found")
+    expect(rules).toContain("SUCCESS: 6 rules found")
   })
 })
