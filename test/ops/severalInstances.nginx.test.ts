@@ -105,8 +105,15 @@ describe("three gateways behind nginx on one database and one chain", () => {
     return { cli, url }
   }
 
-  const roleOf = async (gateway: Gateway): Promise<string> =>
-    ((await (await fetch(`${gateway.url}/status`)).json()) as { role: string }).role
+  interface Status {
+    readonly status: string
+    readonly role: string
+    readonly checkpointAgeSeconds: number | null
+    readonly backfill: { readonly state: string } | null
+    readonly rollup: { readonly state: string } | null
+  }
+  const statusOf = async (gateway: Gateway): Promise<Status> => (await (await fetch(`${gateway.url}/status`)).json()) as Status
+  const roleOf = async (gateway: Gateway): Promise<string> => (await statusOf(gateway)).role
 
   const query = async <Row>(text: string): Promise<Array<Row>> => {
     const client = new Pg.Client({ connectionString: databaseUrl })
@@ -179,6 +186,17 @@ describe("three gateways behind nginx on one database and one chain", () => {
     const roles = await Promise.all(gateways.map(roleOf))
     expect(roles.filter((role) => role === "leader")).toHaveLength(1)
     expect(roles.filter((role) => role === "follower")).toHaveLength(GATEWAYS - 1)
+    // only the leader writes: the followers' own checkpointer, backfill and rollup have done nothing
+    const leader = gateways[roles.indexOf("leader")]!
+    await until(async () => (await statusOf(leader)).checkpointAgeSeconds !== null, 20_000, "the leader's checkpoint")
+    const leaderStatus = await statusOf(leader)
+    expect(leaderStatus.rollup).not.toBeNull()
+    expect(leaderStatus.backfill?.state).toBe("done")
+    for (const follower of gateways.filter((gateway) => gateway !== leader)) {
+      const status = await statusOf(follower)
+      expect(status).toMatchObject({ status: "live", role: "follower", checkpointAgeSeconds: null, rollup: null })
+      expect(status.backfill?.state ?? "pending").toBe("pending")
+    }
     // a cursor issued by one gateway is accepted by another (one secret in the database)
     const vaults = (await (await fetch(`${entry}/v2/vaults`, { headers: keyed })).json()) as { data: Array<{ bundleKey: string }> }
     expect(vaults.data.length).toBeGreaterThan(0)
