@@ -182,7 +182,7 @@ describe("three gateways behind nginx on one database and one chain", () => {
     fs.rmSync(dir, { recursive: true, force: true })
   }, 120_000)
 
-  it("exactly one leads; the others follow and serve the same reads", async () => {
+  it("exactly one leads and writes; the others follow; a cursor issued by one is valid on the others", async () => {
     const roles = await Promise.all(gateways.map(roleOf))
     expect(roles.filter((role) => role === "leader")).toHaveLength(1)
     expect(roles.filter((role) => role === "follower")).toHaveLength(GATEWAYS - 1)
@@ -197,11 +197,28 @@ describe("three gateways behind nginx on one database and one chain", () => {
       expect(status).toMatchObject({ status: "live", role: "follower", checkpointAgeSeconds: null, rollup: null })
       expect(status.backfill?.state ?? "pending").toBe("pending")
     }
-    // a cursor issued by one gateway is accepted by another (one secret in the database)
-    const vaults = (await (await fetch(`${entry}/v2/vaults`, { headers: keyed })).json()) as { data: Array<{ bundleKey: string }> }
-    expect(vaults.data.length).toBeGreaterThan(0)
+    // a cursor issued by one gateway is accepted by another (one key in the database): a builder's
+    // users, a page of one at a time
     const secrets = await query<{ n: string }>("SELECT count(*) AS n FROM cursor_secret")
     expect(Number(secrets[0]!.n)).toBe(1)
+    const referrers = await query<{ referrer: string }>(
+      "SELECT data->>'referrer' AS referrer FROM program_event WHERE data ? 'referrer' GROUP BY 1 ORDER BY count(*) DESC LIMIT 5"
+    )
+    type UsersPage = { data: { nextCursor: string | null } }
+    const usersPage = async (gateway: Gateway, referrer: string, cursor?: string) => {
+      const answer = await fetch(`${gateway.url}/v2/referrer/${referrer}/users?limit=1${cursor === undefined ? "" : `&cursor=${encodeURIComponent(cursor)}`}`, { headers: keyed })
+      return { status: answer.status, body: (await answer.json()) as UsersPage }
+    }
+    let checked = 0
+    for (const { referrer } of referrers) {
+      const first = await usersPage(gateways[0]!, referrer)
+      const cursor = first.body.data?.nextCursor
+      if (first.status !== 200 || cursor == null) continue
+      for (const other of gateways.slice(1)) expect((await usersPage(other, referrer, cursor)).status).toBe(200)
+      checked++
+      break
+    }
+    expect(checked, "a builder with two users or more").toBe(1)
   })
 
   it("kill -9 of the leader mid-run: reads and builds keep answering, a follower takes over and checkpoints within the bound, streams resume without a gap, the event log holds every event once", async () => {
