@@ -101,6 +101,15 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
         yield* Effect.fork(
           Effect.repeat(turn.withPermits(1)(tick), Schedule.spaced(Duration.decode(options.flushEvery ?? Duration.millis(250))))
         )
+        // A follower keeps what the leader has checkpointed out of its own first checkpoint as leader.
+        const followLeader = Effect.gen(function*() {
+          if (leading()) return
+          const written = yield* store.loadCheckpoint
+          if (Option.isSome(written) && written.value.genesisHash === genesisHash) {
+            yield* turn.withPermits(1)(Effect.sync(() => current.forgetWrittenBy(written.value.slot)))
+          }
+        }).pipe(Effect.catchAll((error) => Effect.logDebug(`reading the leader's checkpoint failed: ${error.message}`)))
+        yield* Effect.fork(Effect.repeat(followLeader, Schedule.spaced(Duration.millis(checkpointEveryMs))))
         yield* Stream.runForEachChunk(chain, (events) => turn.withPermits(1)(current.handleChunk(Chunk.toReadonlyArray(events))))
       })
 

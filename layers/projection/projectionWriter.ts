@@ -268,6 +268,19 @@ export class ProjectionWriter {
     return { transactions, checkpoint: { position, changed, removed } }
   }
 
+  /**
+   * On a follower: the leader's checkpoint at `slot` holds every account version up to that slot,
+   * so accounts this instance holds at or below it need not be written if it becomes the leader
+   * (its first checkpoint then stays small). Removed accounts stay marked (their slot is unknown).
+   */
+  forgetWrittenBy(slot: number): void {
+    for (const address of this.#dirty) {
+      const held = this.state.accounts.get(address) ?? this.state.priceAccounts.get(address)
+      if (held !== undefined && held.slot <= slot) this.#dirty.delete(address)
+    }
+    if (this.#checkpointSlot === null || slot > this.#checkpointSlot) this.#checkpointSlot = slot
+  }
+
   /** The newest completed transaction whose writes are certainly in the state: delivered and repaired. */
   #advanceLastSignature(asOf: AsOf): void {
     const pending = this.#repairs.oldestPendingSlot()

@@ -1,6 +1,6 @@
 import { generateKeyPairSigner } from "@solana/kit"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Duration, Effect, Layer, SubscriptionRef } from "effect"
+import { Context, Duration, Effect, Layer, Ref, SubscriptionRef } from "effect"
 import type { AccountUpdated, ProgramEvents } from "../../../services/ChainSource.ts"
 import { Leadership, type LeadershipRole } from "../../../services/Leadership.ts"
 import { Projection } from "../../../services/Projection.ts"
@@ -75,5 +75,42 @@ describe("ProjectionLive on a follower", () => {
       expect(saved.checkpoint?.slot).toBe(12)
       // both accounts: the one from the snapshot and the one changed while following
       expect([...saved.accounts.keys()].sort()).toEqual([a!.address, b!.address].sort())
+    }).pipe(Effect.scoped))
+
+  it.live("leaves out of its first checkpoint what the leader's checkpoint already holds", () =>
+    Effect.gen(function*() {
+      const [a, b] = yield* Effect.all([0, 1].map(() => Effect.promise(() => generateKeyPairSigner())))
+      const chain = yield* scriptedChainSource(program)
+      const store = yield* memoryChainStore()
+      const leadership = yield* scriptedLeadership("follower")
+      const layer = ProjectionLive({ checkpointEvery: Duration.millis(20), flushEvery: Duration.millis(10) }).pipe(
+        Layer.provide(Layer.mergeAll(chain.layer, store.layer, leadership.layer))
+      )
+      const projection = Context.get(yield* Layer.build(layer), Projection)
+      yield* chain.send(
+        { _tag: "SnapshotStarted", slot: 10 },
+        vaultAt(a!.address, 10, 1n),
+        { _tag: "SnapshotEnded", slot: 10, addresses: new Set([a!.address]) },
+        { _tag: "TransactionsComplete", signature: "seam", slot: 10 },
+        { _tag: "SlotAdvanced", slot: 11, completedBlockTime: 1_700_000_010 }
+      )
+      yield* poll(projection.status, (s) => s.status === "live", "live")
+      // the leader (another instance) checkpoints slot 11: account a is in it
+      yield* Ref.update(store.ref, (s) => ({
+        ...s,
+        checkpoint: { genesisHash: "genesis-a", programId: program, slot: 11, blockTime: 1_700_000_010, lastSignature: "seam" }
+      }))
+      // read every checkpoint period (20 ms here); the next slot publishes it on the status
+      yield* Effect.sleep(Duration.millis(100))
+      yield* chain.send({ _tag: "SlotAdvanced", slot: 12, completedBlockTime: 1_700_000_011 })
+      yield* poll(projection.status, (s) => s.checkpointSlot === 11, "the leader's checkpoint slot on this follower's status")
+      yield* chain.send(vaultAt(b!.address, 13, 2n), { _tag: "SlotAdvanced", slot: 14, completedBlockTime: 1_700_000_013 })
+      yield* poll(projection.read((state) => state.accounts.has(b!.address)), (held) => held, "b applied")
+
+      yield* leadership.set("leader")
+      const saved = yield* poll(store.ref.get, (s) => s.saves > 0, "the new leader's checkpoint")
+      expect(saved.checkpoint?.slot).toBe(13)
+      // only b: a was in the old leader's checkpoint already
+      expect([...saved.accounts.keys()]).toEqual([b!.address])
     }).pipe(Effect.scoped))
 })
