@@ -41,6 +41,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 interface Gateway {
   readonly cli: RunningCli
   readonly url: string
+  readonly metricsUrl: string
 }
 
 interface Outcome {
@@ -101,8 +102,9 @@ describe("three gateways behind nginx on one database and one chain", () => {
       TRUST_PROXY: "true"
     })
     const url = (await cli.waitForOutput(/listening on (http:\/\/[\d.]+:\d+)/, 60_000))[1]!
+    const metricsUrl = (await cli.waitForOutput(/metrics on (http:\/\/[\d.]+:\d+\/metrics)/, 60_000))[1]!
     await until(async () => (await fetch(`${url}/ready`)).status === 200, 120_000, `gateway ${index} to be live`)
-    return { cli, url }
+    return { cli, url, metricsUrl }
   }
 
   interface Status {
@@ -196,6 +198,8 @@ describe("three gateways behind nginx on one database and one chain", () => {
       const status = await statusOf(follower)
       expect(status).toMatchObject({ status: "live", role: "follower", checkpointAgeSeconds: null, rollup: null })
       expect(status.backfill?.state ?? "pending").toBe("pending")
+      // started after the leader had checkpointed: restored from its checkpoint
+      expect(follower.cli.output()).toMatch(/restored \d+ accounts at slot \d+/)
     }
     // a cursor issued by one gateway is accepted by another (one key in the database): a builder's
     // users, a page of one at a time
@@ -219,6 +223,9 @@ describe("three gateways behind nginx on one database and one chain", () => {
       break
     }
     expect(checked, "a builder with two users or more").toBe(1)
+    // the role on the metrics listener too
+    const gauges = await Promise.all(gateways.map(async (gateway) => (await (await fetch(gateway.metricsUrl)).text()).match(/^vault_gateway_leader (\d)/m)?.[1]))
+    expect(gauges).toEqual(roles.map((role) => (role === "leader" ? "1" : "0")))
   })
 
   it("kill -9 of the leader mid-run: reads and builds keep answering, a follower takes over and checkpoints within the bound, streams resume without a gap, the event log holds every event once", async () => {
