@@ -241,7 +241,12 @@ export class ProjectionWriter {
     const transactions = this.#transactions
     this.#transactions = []
     const asOf = this.state.asOf
-    const checkpointDue = leader && (force || now - this.#lastCheckpointAt >= this.options.checkpointEveryMs)
+    if (!leader) {
+      // completions keep coming on a follower: folded into the signature its first checkpoint claims
+      if (asOf !== null) this.#advanceLastSignature(asOf)
+      return transactions.length === 0 ? null : { transactions, checkpoint: null }
+    }
+    const checkpointDue = force || now - this.#lastCheckpointAt >= this.options.checkpointEveryMs
     if (!checkpointDue || asOf === null || (this.#dirty.size === 0 && asOf.slot === this.#checkpointSlot)) {
       return transactions.length === 0 ? null : { transactions, checkpoint: null }
     }

@@ -63,6 +63,7 @@ describe("ProjectionLive on a follower", () => {
       yield* chain.send(
         transaction("tx-12", 12),
         vaultAt(b!.address, 12, 2n),
+        { _tag: "TransactionsComplete", signature: "tx-12", slot: 12 },
         { _tag: "SlotAdvanced", slot: 13, completedBlockTime: 1_700_000_012 }
       )
       yield* poll(store.ref.get, (s) => s.transactions.has("tx-12"), "the follower's append")
@@ -73,6 +74,8 @@ describe("ProjectionLive on a follower", () => {
       yield* leadership.set("leader")
       const saved = yield* poll(store.ref.get, (s) => s.checkpoint !== null, "the new leader's checkpoint")
       expect(saved.checkpoint?.slot).toBe(12)
+      // every transaction it saw up to there is appended: its checkpoint resumes after them
+      expect(saved.checkpoint?.lastSignature).toBe("tx-12")
       // both accounts: the one from the snapshot and the one changed while following
       expect([...saved.accounts.keys()].sort()).toEqual([a!.address, b!.address].sort())
     }).pipe(Effect.scoped))
