@@ -1,6 +1,7 @@
 import { SqlClient } from "@effect/sql"
-import { Duration, Effect, Either, Layer, Option, Schedule, Stream } from "effect"
+import { Cause, Duration, Effect, Either, Layer, Option, Schedule, Stream } from "effect"
 import { HistoryBackfill } from "../../services/HistoryBackfill.ts"
+import { whenLeader } from "../../services/Leadership.ts"
 import { IngestionProgress, type RollupReport } from "../../services/IngestionProgress.ts"
 import { Prices } from "../../services/Prices.ts"
 import { Projection } from "../../services/Projection.ts"
@@ -198,12 +199,12 @@ export const DailyRollupLive = (options: DailyRollupOptions = {}) =>
         return yield* tick.pipe(Effect.repeat(Schedule.spaced(interval)))
       })
 
+      // only the leader closes days; a new leader starts from a fresh replay of the event log
       yield* Effect.forkScoped(
-        session.pipe(
-          Effect.tapErrorCause((cause) => Effect.zipRight(Effect.sync(() => report("failed", null)), Effect.logError("history rollup failed; starting over", cause))),
-          Effect.retry(Schedule.spaced(interval)),
-          Effect.catchAllCause((cause) => Effect.logError("history rollup stopped", cause))
-        )
+        whenLeader(session.pipe(
+          Effect.tapErrorCause((cause) => Cause.isInterruptedOnly(cause) ? Effect.void : Effect.zipRight(Effect.sync(() => report("failed", null)), Effect.logError("history rollup failed; starting over", cause))),
+          Effect.retry(Schedule.spaced(interval))
+        )).pipe(Effect.catchAllCause((cause) => Effect.logError("history rollup stopped", cause)))
       )
     })
   )

@@ -50,7 +50,8 @@ const upsertAccounts = (sql: SqlClient, accounts: ReadonlyArray<StoredAccount>) 
       sql`
         INSERT INTO chain_account ${sql.insert(lastPerAddress(chunk).map(accountRow))}
         ON CONFLICT (address) DO UPDATE
-        SET owner = EXCLUDED.owner, slot = EXCLUDED.slot, data = EXCLUDED.data, vault = EXCLUDED.vault`,
+        SET owner = EXCLUDED.owner, slot = EXCLUDED.slot, data = EXCLUDED.data, vault = EXCLUDED.vault
+        WHERE chain_account.slot <= EXCLUDED.slot`,
     { discard: true }
   )
 
@@ -68,11 +69,18 @@ const upsertPosition = (sql: SqlClient, checkpoint: Checkpoint) =>
             ${checkpoint.blockTime}, ${checkpoint.lastSignature}, now())
     ON CONFLICT (id) DO UPDATE
     SET genesis_hash = EXCLUDED.genesis_hash, program_id = EXCLUDED.program_id, slot = EXCLUDED.slot,
-        block_time = EXCLUDED.block_time, last_signature = EXCLUDED.last_signature, written_at = now()`
+        block_time = EXCLUDED.block_time, last_signature = EXCLUDED.last_signature, written_at = now()
+    WHERE checkpoint.slot <= EXCLUDED.slot`
 
 /**
  * Changed accounts, removed accounts and the position, all or nothing. Removals are applied after
  * the upserts, so an address given in both ends up removed.
+ *
+ * Guarded by slot, so an older state never overwrites a newer one when two instances write (a
+ * leader that lost its lock and does not know it yet, or a new leader a slot behind the old one):
+ * each account row keeps the newest version written, and the position moves only forwards. A
+ * writer whose position is refused still lands its newer accounts, so none of its changes is lost.
+ * Removals carry no slot and are applied as given (a closed account stays closed).
  */
 export const saveCheckpoint = (
   sql: SqlClient,

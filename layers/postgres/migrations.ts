@@ -30,9 +30,30 @@ export const sqlFileLoader = (directory: string): Migrator.Loader =>
 
 const runMigrator = Migrator.make({})
 
+/** The advisory lock that makes instances starting together on one database migrate one at a time. */
+const MIGRATION_LOCK_KEY = "1986489453"
+
+/**
+ * Holds the migration lock (on a connection of its own) while `effect` runs: the migrator locks its
+ * table only once it exists, so two first starts would race to create it.
+ */
+const oneAtATime = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.scoped(
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const connection = yield* sql.reserve
+      yield* Effect.acquireRelease(
+        connection.executeRaw(`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`, []),
+        // a broken connection has lost the lock with its session anyway
+        () => Effect.ignore(connection.executeRaw(`SELECT pg_advisory_unlock(${MIGRATION_LOCK_KEY})`, []))
+      )
+      return yield* effect
+    })
+  )
+
 /** Applies the migrations not yet recorded in `schema_migrations`; returns the ones it applied. */
 export const migrate = (directory: string = MIGRATIONS_DIR) =>
-  runMigrator({ loader: sqlFileLoader(directory), table: "schema_migrations" }).pipe(
+  oneAtATime(runMigrator({ loader: sqlFileLoader(directory), table: "schema_migrations" })).pipe(
     Effect.tap((applied) =>
       applied.length === 0
         ? Effect.logDebug("database schema is up to date")

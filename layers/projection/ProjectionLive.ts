@@ -2,6 +2,7 @@ import { address } from "@solana/kit"
 import { type Cause, Chunk, Duration, Effect, Either, Fiber, Layer, Option, Schedule, Stream } from "effect"
 import { ChainSource } from "../../services/ChainSource.ts"
 import { ChainStore } from "../../services/ChainStore.ts"
+import { currentRole, Leadership } from "../../services/Leadership.ts"
 import { Projection } from "../../services/Projection.ts"
 import { ProjectionUnavailable } from "../../src/domain/errors.ts"
 import { ProjectionState } from "../../src/domain/projection/state.ts"
@@ -35,6 +36,9 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
       const listeners = new ChangeListeners()
       const state = new ProjectionState(address(source.programId))
       const checkpointer = yield* startCheckpointer
+      // Only the leader writes checkpoints; every instance appends the transactions it sees (idempotent).
+      const leadership = yield* Effect.serviceOption(Leadership)
+      const leading = () => currentRole(leadership) === "leader"
       const checkpointEveryMs = Duration.toMillis(Duration.decode(options.checkpointEvery ?? Duration.seconds(5)))
       const setPhase = (phase: ProjectionPhase, reason: string) => status.update((s) => ({ ...s, status: phase, reason }))
       let writer: ProjectionWriter | null = null
@@ -54,11 +58,18 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
         let checkpoint = yield* store.loadCheckpoint.pipe(Effect.retry(retryForever))
         if (Option.isSome(checkpoint) && (checkpoint.value.genesisHash !== genesisHash || checkpoint.value.programId !== source.programId)) {
           const { genesisHash: otherGenesis, programId: otherProgram } = checkpoint.value
-          yield* Effect.logWarning(
-            `the checkpoint belongs to another chain or program (genesis ${otherGenesis}, program ${otherProgram}); ` +
-              "discarding it and the event log"
-          )
-          yield* store.discardAll.pipe(Effect.retry(retryForever))
+          if (leading()) {
+            yield* Effect.logWarning(
+              `the checkpoint belongs to another chain or program (genesis ${otherGenesis}, program ${otherProgram}); ` +
+                "discarding it and the event log"
+            )
+            yield* store.discardAll.pipe(Effect.retry(retryForever))
+          } else {
+            yield* Effect.logWarning(
+              `the leader's checkpoint belongs to another chain or program (genesis ${otherGenesis}, program ${otherProgram}); ` +
+                "not restoring it (only the leader discards it)"
+            )
+          }
           checkpoint = Option.none()
         }
         if (Option.isSome(checkpoint)) {
@@ -83,13 +94,22 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
         const tick = Effect.zipRight(
           current.repairCompleted(),
           Effect.sync(() => {
-            const job = current.takeJob(Date.now(), false)
+            const job = current.takeJob(Date.now(), false, leading())
             if (job !== null) checkpointer.submit(job)
           })
         )
         yield* Effect.fork(
           Effect.repeat(turn.withPermits(1)(tick), Schedule.spaced(Duration.decode(options.flushEvery ?? Duration.millis(250))))
         )
+        // A follower keeps what the leader has checkpointed out of its own first checkpoint as leader.
+        const followLeader = Effect.gen(function*() {
+          if (leading()) return
+          const written = yield* store.loadCheckpoint
+          if (Option.isSome(written) && written.value.genesisHash === genesisHash) {
+            yield* turn.withPermits(1)(Effect.sync(() => current.forgetWrittenBy(written.value.slot)))
+          }
+        }).pipe(Effect.catchAll((error) => Effect.logDebug(`reading the leader's checkpoint failed: ${error.message}`)))
+        yield* Effect.fork(Effect.repeat(followLeader, Schedule.spaced(Duration.millis(checkpointEveryMs))))
         yield* Stream.runForEachChunk(chain, (events) => turn.withPermits(1)(current.handleChunk(Chunk.toReadonlyArray(events))))
       })
 
@@ -100,13 +120,14 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
       yield* Effect.addFinalizer(() =>
         Effect.gen(function*() {
           yield* Fiber.interrupt(fiber)
-          const job = writer?.takeJob(Date.now(), true) ?? null
+          const job = writer?.takeJob(Date.now(), true, leading()) ?? null
           if (job !== null) checkpointer.submit(job)
           const drained = yield* checkpointer.drain.pipe(Effect.timeout(Duration.seconds(10)), Effect.option)
           // a forced job without a checkpoint means the last one (maybe taken by the last tick, its
           // status not published yet) is already at the projection's position
           const slot = job?.checkpoint?.position.slot ?? state.asOf?.slot ?? null
           if (Option.isNone(drained)) yield* Effect.logWarning("the last checkpoint could not be written in 10 s")
+          else if (!leading()) yield* Effect.logInfo("stopped as a follower: the leader keeps the checkpoint")
           else if (slot !== null) yield* Effect.logInfo(`last checkpoint written at slot ${slot}`)
           else yield* Effect.logInfo("stopped before the first checkpoint")
         })

@@ -232,11 +232,20 @@ export class ProjectionWriter {
     return asOf === null ? Effect.void : this.#repair(asOf.slot)
   }
 
-  /** A job with the transactions since the last one and, when due, a checkpoint. */
-  takeJob(now: number, force: boolean): CheckpointJob | null {
+  /**
+   * A job with the transactions since the last one and, when due, a checkpoint. A follower
+   * (`leader: false`) appends transactions only, and keeps every changed account dirty, so that its
+   * first checkpoint as leader writes everything it changed since it restored the old leader's.
+   */
+  takeJob(now: number, force: boolean, leader = true): CheckpointJob | null {
     const transactions = this.#transactions
     this.#transactions = []
     const asOf = this.state.asOf
+    if (!leader) {
+      // completions keep coming on a follower: folded into the signature its first checkpoint claims
+      if (asOf !== null) this.#advanceLastSignature(asOf)
+      return transactions.length === 0 ? null : { transactions, checkpoint: null }
+    }
     const checkpointDue = force || now - this.#lastCheckpointAt >= this.options.checkpointEveryMs
     if (!checkpointDue || asOf === null || (this.#dirty.size === 0 && asOf.slot === this.#checkpointSlot)) {
       return transactions.length === 0 ? null : { transactions, checkpoint: null }
@@ -262,6 +271,19 @@ export class ProjectionWriter {
       lastSignature: this.#lastSignature
     }
     return { transactions, checkpoint: { position, changed, removed } }
+  }
+
+  /**
+   * On a follower: the leader's checkpoint at `slot` holds every account version up to that slot,
+   * so accounts this instance holds at or below it need not be written if it becomes the leader
+   * (its first checkpoint then stays small). Removed accounts stay marked (their slot is unknown).
+   */
+  forgetWrittenBy(slot: number): void {
+    for (const address of this.#dirty) {
+      const held = this.state.accounts.get(address) ?? this.state.priceAccounts.get(address)
+      if (held !== undefined && held.slot <= slot) this.#dirty.delete(address)
+    }
+    if (this.#checkpointSlot === null || slot > this.#checkpointSlot) this.#checkpointSlot = slot
   }
 
   /** The newest completed transaction whose writes are certainly in the state: delivered and repaired. */

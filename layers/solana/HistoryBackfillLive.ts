@@ -2,6 +2,7 @@ import { Effect, Layer, Option, Ref, Stream } from "effect"
 import { IngestionProgress } from "../../services/IngestionProgress.ts"
 import { ChainSource } from "../../services/ChainSource.ts"
 import { type BackfillProgress, HistoryBackfill } from "../../services/HistoryBackfill.ts"
+import { whenLeader } from "../../services/Leadership.ts"
 import { Projection } from "../../services/Projection.ts"
 import { SolanaRpc } from "../../services/SolanaRpc.ts"
 import { backfillHistory, type BackfillTuning } from "./backfillHistory.ts"
@@ -34,10 +35,11 @@ export const HistoryBackfillLive = (options: HistoryBackfillOptions) =>
 
       yield* Effect.forkScoped(
         firstLive.pipe(
-          Effect.zipRight(backfillHistory(rpc, source.programId, options, (next) => Ref.set(progress, next).pipe(Effect.zipLeft(Effect.sync(() => {
+          // only the leader backfills; a new leader resumes where the old one's saved progress stands
+          Effect.zipRight(whenLeader(backfillHistory(rpc, source.programId, options, (next) => Ref.set(progress, next).pipe(Effect.zipLeft(Effect.sync(() => {
             recordBackfill(next)
             if (Option.isSome(report)) report.value.reportBackfill(next)
-          }))))),
+          })))))),
           Effect.catchAllCause((cause) => Effect.logError("history backfill stopped", cause)),
           Effect.withSpan("HistoryBackfill.run")
         )

@@ -1161,6 +1161,11 @@ export interface components {
             wsUrl: string | null;
             backfill: components["schemas"]["BackfillProgress"] | null;
             rollup: components["schemas"]["RollupState"] | null;
+            /**
+             * @description This instance among those on one database: the leader writes checkpoints, the history backfill and the daily rollups; a follower serves from its own projection and restores from the leader's checkpoints
+             * @enum {string}
+             */
+            role: "leader" | "follower";
             /** @description Seconds since the last checkpoint was written to PostgreSQL by this process; null before the first */
             checkpointAgeSeconds: components["schemas"]["Int"] | null;
         };

@@ -56,6 +56,8 @@ import { IngestionProgressLive } from "../../layers/memory/IngestionProgressLive
 import { metricsConfig } from "../telemetry/metricsConfig.ts"
 import { tracingConfig } from "../telemetry/tracingConfig.ts"
 import { TracingLive } from "../../layers/otel/TracingLive.ts"
+import { LeadershipLive } from "../../layers/postgres/LeadershipLive.ts"
+import { CursorSecretLive } from "../../layers/postgres/CursorSecretLive.ts"
 
 const HELP = `usage: vault-gateway serve
 
@@ -106,7 +108,9 @@ const gateway = (config: ServeConfig) => {
   const ingestion = Option.isNone(app.rpcUrl) ? sandboxSeed.pipe(Layer.provideMerge(chainIngestion)) : chainIngestion
   // what the background work reports for /status (backfill, rollup, checkpoints): one instance for both
   const progress = IngestionProgressLive
-  const projection = onDatabase(ProjectionInBackground(ingestion)).pipe(Layer.provide(progress))
+  // one writer among the instances on this database (an advisory lock): checkpoints, backfill, rollups
+  const leadership = onDatabase(LeadershipLive())
+  const projection = onDatabase(ProjectionInBackground(ingestion)).pipe(Layer.provide(Layer.merge(progress, leadership)))
   const prices = PricesLive({ feeds: priceFeeds, maxAgeSeconds: pricing.maxAgeSeconds }).pipe(Layer.provide(projection))
 
   // The partner key: keys in Postgres; on the sandbox, one seeded and printed.
@@ -144,6 +148,8 @@ const gateway = (config: ServeConfig) => {
     statusHistory,
     prices,
     progress,
+    leadership,
+    onDatabase(CursorSecretLive),
     onDatabase(VaultHistoryLive),
     onDatabase(VaultSeriesLive),
     onDatabase(ReferrerHistoryLive),

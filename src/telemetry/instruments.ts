@@ -53,6 +53,10 @@ export const checkpointDuration = Metric.histogram(
   latencyBoundaries,
   "Time to write one checkpoint (accounts and position) to PostgreSQL"
 )
+export const leaderRole = gauge(
+  "vault_gateway_leader",
+  "1 while this instance is the leader (writes checkpoints, the history backfill and the daily rollups), 0 while it follows"
+)
 export const checkpointSlot = gauge("vault_gateway_checkpoint_slot", "Slot of the last checkpoint written")
 export const checkpointWrittenAt = gauge("vault_gateway_checkpoint_written_seconds", "Unix time the last checkpoint was written")
 export const checkpointAge = gauge("vault_gateway_checkpoint_age_seconds", "Seconds since the last checkpoint was written, at scrape time")

@@ -66,6 +66,8 @@ describe("system endpoints", () => {
           // no background work reports in this server (the end-to-end test of `serve` covers them)
           backfill: null,
           rollup: null,
+          // no Leadership here: a lone instance leads
+          role: "leader",
           checkpointAgeSeconds: null
         })
 

@@ -125,6 +125,7 @@ describe("a real Prometheus scraping the gateway", () => {
     const rules = body.data.groups.flatMap((group) => group.rules)
     expect(rules.map((rule) => rule.name).sort()).toEqual([
       "VaultGatewayCheckpointStale",
+      "VaultGatewayNoLeader",
       "VaultGatewayProjectionLagging",
       "VaultGatewayProjectionNotLive",
       "VaultGatewayServerErrors",
@@ -144,6 +145,6 @@ describe("a real Prometheus scraping the gateway", () => {
     const lint = execFileSync("promtool", ["check", "metrics"], { input: exposition, encoding: "utf8" })
     expect(lint).toBe("")
     const rules = execFileSync("promtool", ["check", "rules", RULES], { encoding: "utf8" })
-    expect(rules).toContain("SUCCESS: 5 rules found")
+    expect(rules).toContain("SUCCESS: 6 rules found")
   })
 })

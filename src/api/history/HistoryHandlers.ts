@@ -1,4 +1,5 @@
-import { Config, Effect, Either, Option, Redacted } from "effect"
+import { Effect, Either } from "effect"
+import { cursorKey } from "../../../services/CursorSecret.ts"
 import { Prices } from "../../../services/Prices.ts"
 import { Projection } from "../../../services/Projection.ts"
 import { VaultHistory } from "../../../services/VaultHistory.ts"
@@ -32,10 +33,7 @@ export const HistoryHandlersLive = implementGroup(
     const prices = yield* Prices
     const series = yield* VaultSeries
     const storedThrough = yield* requireStoredThrough
-    const secret = yield* Config.option(Config.redacted("CURSOR_SECRET")).pipe(Effect.orDie)
-    const cursors = makeCursorCodec(
-      Option.match(secret, { onNone: () => undefined, onSome: (value) => Buffer.from(Redacted.value(value)) })
-    )
+    const cursors = makeCursorCodec(yield* cursorKey)
 
     /** The vault (from the live projection) and the chain position the answer reflects. */
     const vaultAt = (vaultAddress: string) =>

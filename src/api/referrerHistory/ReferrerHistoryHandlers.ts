@@ -1,4 +1,5 @@
-import { Config, Effect, Option, Redacted } from "effect"
+import { Effect } from "effect"
+import { cursorKey } from "../../../services/CursorSecret.ts"
 import { Projection } from "../../../services/Projection.ts"
 import { ReferrerHistory } from "../../../services/ReferrerHistory.ts"
 import { addUtcDays, utcDayOf } from "../../domain/history/utcDay.ts"
@@ -19,10 +20,7 @@ export const ReferrerHistoryHandlersLive = implementGroup(
   Effect.gen(function*() {
     const projection = yield* Projection
     const history = yield* ReferrerHistory
-    const secret = yield* Config.option(Config.redacted("CURSOR_SECRET")).pipe(Effect.orDie)
-    const cursors = makeHistoryCursors(
-      Option.match(secret, { onNone: () => undefined, onSome: (value) => Buffer.from(Redacted.value(value)) })
-    )
+    const cursors = makeHistoryCursors(yield* cursorKey)
 
     return {
       history: ({ path, urlParams }) =>

@@ -1,4 +1,5 @@
-import { Config, Effect, Either, Option, Redacted } from "effect"
+import { Effect, Either } from "effect"
+import { cursorKey } from "../../../services/CursorSecret.ts"
 import { type Binding, CohortEventLog } from "../../../services/CohortEventLog.ts"
 import { ProjectionUnavailable } from "../../domain/errors.ts"
 import { toFlow } from "./Flow.ts"
@@ -44,11 +45,10 @@ export const ReferrersHandlersLive = implementGroup(
     const projection = yield* Projection
     const prices = yield* Prices
     const payouts = yield* ReferrerPayouts
-    const secret = yield* Config.option(Config.redacted("CURSOR_SECRET")).pipe(Effect.orDie)
-    const cursorKey = Option.match(secret, { onNone: () => undefined, onSome: (value) => Buffer.from(Redacted.value(value)) })
-    const cursors = makePayoutCursors(cursorKey)
-    const cohortCursors = makeCohortCursors(cursorKey)
-    const flowCursors = makeFlowCursors(cursorKey)
+    const key = yield* cursorKey
+    const cursors = makePayoutCursors(key)
+    const cohortCursors = makeCohortCursors(key)
+    const flowCursors = makeFlowCursors(key)
     const eventLog = yield* CohortEventLog
     const historyComplete = eventLog.historyComplete.pipe(Effect.orDie)
     const usersBody = PreEncoded.plainEncoder(CohortUserPageBody)

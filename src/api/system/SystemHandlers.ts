@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import { IngestionProgress } from "../../../services/IngestionProgress.ts"
 import { ServiceStatusBody, toServiceStatusBody } from "./serviceStatus.ts"
+import { currentRole, Leadership } from "../../../services/Leadership.ts"
 import { Projection } from "../../../services/Projection.ts"
 import { isLive, type ProjectionStatus } from "../../domain/status.ts"
 import { VERSION } from "../../version.ts"
@@ -18,6 +19,7 @@ export const SystemHandlersLive = implementGroup(
   Effect.gen(function*() {
     const projection = yield* Projection
     const work = yield* Effect.serviceOption(IngestionProgress)
+    const leadership = yield* Effect.serviceOption(Leadership)
     const health = PreEncoded.encoder(HealthBody)({ status: "ok", version: VERSION })
     const encodeStatus = PreEncoded.encoder(StatusBody)
     // The projection hands out the same status object until it changes: encode once per change.
@@ -39,11 +41,12 @@ export const SystemHandlersLive = implementGroup(
     let serviceBody = new PreEncoded("")
     const serviceStatusBody = (status: ProjectionStatus): PreEncoded => {
       const nowSeconds = Math.floor(Date.now() / 1000)
-      const key = Option.isSome(work) ? `${work.value.version()} ${nowSeconds}` : ""
+      const role = currentRole(leadership)
+      const key = `${Option.isSome(work) ? work.value.version() : ""} ${nowSeconds} ${role}`
       if (status !== serviceStatus || key !== serviceKey) {
         const reports = Option.isSome(work)
-          ? { backfill: work.value.backfill(), rollup: work.value.rollup(), checkpoint: work.value.checkpoint() }
-          : { backfill: null, rollup: null, checkpoint: null }
+          ? { backfill: work.value.backfill(), rollup: work.value.rollup(), checkpoint: work.value.checkpoint(), role }
+          : { backfill: null, rollup: null, checkpoint: null, role }
         serviceBody = encodeServiceStatus(toServiceStatusBody(status, reports, nowSeconds))
         serviceStatus = status
         serviceKey = key

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import type { ProjectionStatus } from "../../domain/status.ts"
 import type { BackfillReport, CheckpointReport, RollupReport } from "../../../services/IngestionProgress.ts"
+import type { LeadershipRole } from "../../../services/Leadership.ts"
 import { StatusBody, toStatusBody } from "./statusBody.ts"
 
 const Backfill = Schema.Struct({
@@ -22,6 +23,9 @@ export const ServiceStatusBody = Schema.extend(
   Schema.Struct({
     backfill: Schema.NullOr(Backfill),
     rollup: Schema.NullOr(Rollup),
+    role: Schema.Literal("leader", "follower").annotations({
+      description: "This instance among those on one database: the leader writes checkpoints, the history backfill and the daily rollups; a follower serves from its own projection and restores from the leader's checkpoints"
+    }),
     checkpointAgeSeconds: Schema.NullOr(Schema.Int).annotations({
       description: "Seconds since the last checkpoint was written to PostgreSQL by this process; null before the first"
     })
@@ -33,6 +37,7 @@ export interface BackgroundWork {
   readonly backfill: BackfillReport | null
   readonly rollup: RollupReport | null
   readonly checkpoint: CheckpointReport | null
+  readonly role: LeadershipRole
 }
 
 export const toServiceStatusBody = (status: ProjectionStatus, work: BackgroundWork, nowSeconds: number): ServiceStatusBody => ({
@@ -47,5 +52,6 @@ export const toServiceStatusBody = (status: ProjectionStatus, work: BackgroundWo
       etaSeconds: work.backfill.etaSeconds
     },
   rollup: work.rollup,
+  role: work.role,
   checkpointAgeSeconds: work.checkpoint === null ? null : Math.max(0, Math.floor(nowSeconds - work.checkpoint.writtenAt))
 })
