@@ -57,6 +57,7 @@ export const SharedRateLimiterLive = (options: SharedRateLimiterOptions = {}) =>
       )
       yield* cleanup.pipe(Effect.repeat(Schedule.spaced(options.cleanupEvery ?? Duration.seconds(60))), Effect.forkScoped)
 
+      yield* Effect.logInfo("quotas and build meters are counted across instances in PostgreSQL (SHARED_LIMITS)")
       return RateLimiter.of({ consume: leases.consume, consumeNow: leases.consumeNow })
     })
   )

@@ -36,7 +36,6 @@ import { buildMeterConfig, buildSimulationConfig } from "../api/builds/buildConf
 import { PublicHandlersLive } from "../api/public/PublicHandlers.ts"
 import { BuilderCodesLive } from "../../layers/postgres/BuilderCodesLive.ts"
 import { SandboxCodesSeed } from "../../layers/postgres/SandboxCodesSeed.ts"
-import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
 import { SolanaRpcLive } from "../../layers/solana/SolanaRpcLive.ts"
 import { BlockhashLive } from "../../layers/solana/BlockhashLive.ts"
 import { PriorityFeesLive } from "../../layers/solana/PriorityFeesLive.ts"
@@ -47,6 +46,8 @@ import { IngestionProgressLive } from "../../layers/memory/IngestionProgressLive
 import { metricsConfig } from "../telemetry/metricsConfig.ts"
 import { tracingConfig } from "../telemetry/tracingConfig.ts"
 import { TracingLive } from "../../layers/otel/TracingLive.ts"
+import { sharedLimitsConfig } from "../limits/sharedLimitsConfig.ts"
+import { LimitsLive } from "./limitsServe.ts"
 
 const HELP = `usage: vault-gateway serve
 
@@ -56,7 +57,7 @@ Runs the gateway. Configuration comes from the environment (see the README):
   SANDBOX_USERS, SANDBOX_BUILDERS, SANDBOX_ACTIVITY, SANDBOX_HISTORY_DAYS, SANDBOX_SLOT_MS,
   SANDBOX_RPC_PORT, SANDBOX_PARTNER_KEY, KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS, BUILD_RATE_LIMIT, BUILD_RATE_WINDOW_SECONDS, TRUST_PROXY, BUILD_SIMULATION,
   WS_MAX_TOPICS, WS_MAX_CONNECTIONS_PER_KEY, WS_MAX_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS,
-  WS_BACKPRESSURE_BYTES, WS_CLOSE_ABOVE_BYTES, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS, PUBLIC_ORIGIN,
+  WS_BACKPRESSURE_BYTES, WS_CLOSE_ABOVE_BYTES, SHARED_LIMITS, QUOTA_LEASE_PERCENT, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS, PUBLIC_ORIGIN,
   SESSION_IDLE_MINUTES, SESSION_MAX_HOURS, AUTH_RATE_LIMIT, AUTH_RATE_WINDOW_SECONDS, METRICS_HOST,
   METRICS_PORT and the standard OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME
 `
@@ -74,7 +75,8 @@ const serveConfig = Effect.gen(function*() {
   const controlPlane = yield* controlPlaneConfig(app.cluster, app.port)
   const metrics = yield* metricsConfig
   const tracing = yield* tracingConfig
-  return { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing }
+  const sharedLimits = yield* sharedLimitsConfig
+  return { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing, sharedLimits }
 })
 
 type ServeConfig = Effect.Effect.Success<typeof serveConfig>
@@ -84,9 +86,12 @@ type ServeConfig = Effect.Effect.Success<typeof serveConfig>
  * routes over it, and the listener once every route is registered.
  */
 const gateway = (config: ServeConfig) => {
-  const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing } = config
+  const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing, sharedLimits } = config
   const database = DatabaseLive({ url: app.databaseUrl, dataDir: app.dataDir })
   const onDatabase = <A, E, R>(layer: Layer.Layer<A, E, R>) => Layer.provide(layer, database)
+  // quotas, build meters and WebSocket connections: in memory, or across instances (SHARED_LIMITS)
+  const limits = LimitsLive(sharedLimits, app.databaseUrl)
+  const limiter = onDatabase(limits.rateLimiter)
 
   // The chain. The sandbox hosts its own feed accounts (at the addresses mainnet's feeds have).
   const priceFeeds = resolvePriceFeeds(app.cluster, pricing.overrides, sandboxPriceFeedMap())
@@ -101,10 +106,10 @@ const gateway = (config: ServeConfig) => {
   const prices = PricesLive({ feeds: priceFeeds, maxAgeSeconds: pricing.maxAgeSeconds }).pipe(Layer.provide(projection))
 
   // The partner key: keys in Postgres; on the sandbox, one seeded and printed.
-  const partnerAuth = onDatabase(PartnerAuthLive(app.cluster, keys))
+  const partnerAuth = onDatabase(PartnerAuthLive(app.cluster, keys, limiter))
   const sandboxKeySeed = Option.match(sandboxKey, { onNone: () => Layer.empty, onSome: (key) => onDatabase(SandboxPartnerKeyLive(key)) })
   // The control plane: wallet sessions, organizations, codes and keys, all in Postgres.
-  const builderControl = onDatabase(ControlPlaneLive(controlPlane))
+  const builderControl = onDatabase(ControlPlaneLive(controlPlane, limiter))
 
   // The transaction builders, on SolanaRpc: until ingestion has the chain up they get a 503 for the
   // blockhash, no priority fee, unchecked balances and the estimate.
@@ -115,7 +120,7 @@ const gateway = (config: ServeConfig) => {
     TokenBalancesLive(),
     buildSimulation ? SimulatorLive() : Layer.empty,
     onDatabase(BuilderCodesLive),
-    RateLimiterLive
+    limiter
   )
   // the builders meter a request with a valid partner key on the key's quota
   const builds = Layer.merge(BuildsLive(buildMeter), PublicHandlersLive).pipe(
@@ -138,7 +143,9 @@ const gateway = (config: ServeConfig) => {
     Layer.provide(readSources)
   )
 
-  const stream = WsStreamLive({ limits: wsLimits, meter: metrics.port !== null }).pipe(Layer.provide(Layer.merge(projection, prices)))
+  const stream = WsStreamLive({ limits: wsLimits, meter: metrics.port !== null }).pipe(
+    Layer.provide(Layer.mergeAll(projection, prices, onDatabase(limits.keyConnections)))
+  )
   const api = ApiRoutesLive(Api, { meterRequests: metrics.port !== null, traceRequests: tracing.enabled })
   const routes = Layer.mergeAll(api, DocsRoutesLive(Api), stream, sandboxKeySeed).pipe(
     Layer.provide(Layer.mergeAll(handlers, partnerAuth, builderControl))
