@@ -91,19 +91,6 @@ export const authenticatedUpgrade = (
     }
     writeResponse(res, failure.status, requestId, [["content-type", JSON_CONTENT_TYPE], ...failure.headers], failure.body, { close: true })
   }
-  Runtime.runCallback(runtime)(partnerKey.run(request), {
-    onExit: (exit) => {
-      if (aborted) return
-      res.cork(() => {
-        if (Exit.isFailure(exit)) return refuse(failureToHttp(globalErrorTable, exit.cause, requestId))
-        const keyId = Context.get(exit.value.context as Context.Context<AuthenticatedPartner>, AuthenticatedPartner).keyId
-        const admission = gate.admit(keyId)
-        if (admission !== null && "later" in admission) return admitLater(keyId, admission)
-        if (admission !== null) return refuse(errorToHttp(globalErrorTable, admission, requestId))
-        gate.accept(res, keyId, upgradeHeaders, context, request)
-      })
-    }
-  })
   const admitLater = (keyId: string, admission: LaterAdmission) =>
     Runtime.runCallback(runtime)(admission.later, {
       onExit: (exit) => {
@@ -118,4 +105,17 @@ export const authenticatedUpgrade = (
         })
       }
     })
+  Runtime.runCallback(runtime)(partnerKey.run(request), {
+    onExit: (exit) => {
+      if (aborted) return
+      res.cork(() => {
+        if (Exit.isFailure(exit)) return refuse(failureToHttp(globalErrorTable, exit.cause, requestId))
+        const keyId = Context.get(exit.value.context as Context.Context<AuthenticatedPartner>, AuthenticatedPartner).keyId
+        const admission = gate.admit(keyId)
+        if (admission !== null && "later" in admission) return admitLater(keyId, admission)
+        if (admission !== null) return refuse(errorToHttp(globalErrorTable, admission, requestId))
+        gate.accept(res, keyId, upgradeHeaders, context, request)
+      })
+    }
+  })
 }
