@@ -11,7 +11,8 @@ const BENCHMARKS = {
   wsFanout: "projection change -> WebSocket frame at 5,000 changes/s to 1,000 clients",
   wsLatency: "chain notification received -> WebSocket frame published (server side), 5,000 account updates/s, 1,000 clients",
   checkpointRestore: "checkpoint write and restart to live with 1M positions (BENCH_ACCOUNTS to change)",
-  metricsOverhead: "vaultReads' keyed reads and wsLatency with the Prometheus metrics off and on, same run"
+  metricsOverhead: "vaultReads' keyed reads and wsLatency with the Prometheus metrics off and on, same run",
+  sharedQuotaReads: "GET /v2/vault/{address} (real partner key middleware) with the key's quota counted in PostgreSQL across instances (SHARED_LIMITS) vs in memory, by req/s and server CPU per request, same run"
 } as const
 
 type BenchmarkName = keyof typeof BENCHMARKS
@@ -31,7 +32,8 @@ const LOADERS: { readonly [K in BenchmarkName]: () => Promise<Benchmark> } = {
   wsFanout: () => import("../bench/wsFanout.ts"),
   wsLatency: () => import("../bench/wsLatency.ts"),
   checkpointRestore: () => import("../bench/checkpointRestore.ts"),
-  metricsOverhead: () => import("../bench/metricsOverhead.ts")
+  metricsOverhead: () => import("../bench/metricsOverhead.ts"),
+  sharedQuotaReads: () => import("../bench/sharedQuotaReads.ts")
 }
 
 const HELP = `usage: vault-gateway bench [name ...]
