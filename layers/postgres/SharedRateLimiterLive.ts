@@ -5,6 +5,8 @@ import { type CommitUnits, defaultLeaseSettings, type LeaseSettings, makeQuotaLe
 
 export interface SharedRateLimiterOptions {
   readonly leases?: Partial<LeaseSettings>
+  /** How often requests not yet committed are committed, whatever the lease (default 1 s). */
+  readonly flushEvery?: Duration.DurationInput
   /** How often rows of finished windows are deleted (default 60 s). */
   readonly cleanupEvery?: Duration.DurationInput
   /** How long after its end a window's row is kept (default 60 s: the instances' clocks may differ a little). */
@@ -49,6 +51,9 @@ export const SharedRateLimiterLive = (options: SharedRateLimiterOptions = {}) =>
           )
         }
       })
+
+      // what each instance accepted reaches the shared count within a second, whatever its lease
+      yield* Effect.sync(leases.flush).pipe(Effect.repeat(Schedule.spaced(options.flushEvery ?? Duration.seconds(1))), Effect.forkScoped)
 
       const keep = options.keepFinishedSeconds ?? 60
       const cleanup = sql`DELETE FROM quota_window WHERE window_end < now() - make_interval(secs => ${keep})`.pipe(

@@ -13,11 +13,11 @@ export interface LeaseSettings {
   readonly maxLeaseShare: number
   /** A commit slower than this counts as failed. */
   readonly commitTimeoutMs: number
-  /** A lease that took longer than this to spend is halved (it was larger than the traffic needs). */
-  readonly shrinkAfterMs: number
+  /** The lease is sized to about this much of the bucket's traffic on this instance. */
+  readonly leaseMs: number
 }
 
-export const defaultLeaseSettings: LeaseSettings = { maxLeaseShare: 0.01, commitTimeoutMs: 2_000, shrinkAfterMs: 2_000 }
+export const defaultLeaseSettings: LeaseSettings = { maxLeaseShare: 0.01, commitTimeoutMs: 2_000, leaseMs: 500 }
 
 /** Runs a commit in the background and calls back with its exit. */
 export type RunCommit = (commit: Effect.Effect<number, unknown>, onExit: (exit: Exit.Exit<number, unknown>) => void) => void
@@ -34,8 +34,11 @@ interface Bucket {
   committing: boolean
   /** Requests this instance may accept ahead of the shared count: `pending + inFlight` stays below it. */
   lease: number
-  /** The lease already grew while the commit in flight was awaited. */
-  grew: boolean
+  /** `maxLeaseOf` the bucket's limit, as last seen. */
+  maxLease: number
+  /** A request waited for the commit in flight: the next lease is at least twice this one. */
+  waited: boolean
+  /** When the last commit ended (or the window started). */
   lastCommitAt: number
   /** The shared count could not be reached during this window: counted here alone until it ends. */
   localOnly: boolean
@@ -50,10 +53,11 @@ export const maxLeaseOf = (limit: number, settings: LeaseSettings): number => Ma
 /**
  * Fixed-window counting shared by several instances through a store, with a local lease: each
  * instance accepts up to `lease` requests ahead of the shared count and adds them to it in the
- * background (a commit starts once half the lease is used), so a request waits for the store only
- * when the whole lease is used and its commit is still in flight. The lease adapts: it doubles
- * when a request had to wait, halves when it lasted longer than `shrinkAfterMs`, and never exceeds
- * `maxLeaseOf(limit)`.
+ * background (a commit starts once half the lease is used, and `flush` commits whatever is left),
+ * so a request waits for the store only when the whole lease is used and its commit is still in
+ * flight. The lease adapts: a new bucket starts with the largest, `maxLeaseOf(limit)`; after each
+ * commit it is sized to about `leaseMs` of the bucket's traffic here, at least doubled when a
+ * request had to wait, never above `maxLeaseOf(limit)`.
  *
  * A request is refused when the shared count as last read plus this instance's uncommitted requests
  * reach the limit. The shared count only grows within a window, so at a refusal at least `limit`
@@ -86,7 +90,8 @@ export const makeQuotaLeases = (options: {
       commit(name, windowStart, bucket.windowEnd, units).pipe(Effect.timeoutFail({ duration: settings.commitTimeoutMs, onTimeout: () => new Error(`no answer in ${settings.commitTimeoutMs} ms`) })),
       (exit) => {
         bucket.committing = false
-        bucket.grew = false
+        const waited = bucket.waited
+        bucket.waited = false
         if (bucket.windowStart === windowStart) {
           if (exit._tag === "Success") bucket.knownUsed = Math.max(bucket.knownUsed, exit.value)
           else {
@@ -94,9 +99,12 @@ export const makeQuotaLeases = (options: {
             bucket.localOnly = true
             bucket.knownUsed += bucket.inFlight
           }
-          bucket.inFlight = 0
           const at = now()
-          if (at - bucket.lastCommitAt > settings.shrinkAfterMs && bucket.lease > 1) bucket.lease = Math.ceil(bucket.lease / 2)
+          // this instance's rate since the last commit ended: what it accepted then, over the time
+          const rate = (bucket.inFlight + bucket.pending) / Math.max(1, at - bucket.lastCommitAt)
+          const sized = Math.max(Math.ceil(rate * settings.leaseMs), waited ? bucket.lease * 2 : 1)
+          bucket.lease = Math.min(bucket.maxLease, sized)
+          bucket.inFlight = 0
           bucket.lastCommitAt = at
           if (!bucket.localOnly && bucket.pending > 0 && bucket.pending >= Math.ceil(bucket.lease / 2)) startCommit(name, bucket)
         }
@@ -107,14 +115,14 @@ export const makeQuotaLeases = (options: {
     )
   }
 
-  const bucketAt = (name: string, windowMs: number, at: number): Bucket => {
+  const bucketAt = (name: string, windowMs: number, maxLease: number, at: number): Bucket => {
     const windowStart = Math.floor(at / windowMs) * windowMs
     let bucket = buckets.get(name)
     if (bucket === undefined) {
       if (buckets.size > SWEEP_ABOVE) sweep(at)
       bucket = {
         windowStart, windowEnd: windowStart + windowMs, knownUsed: 0, pending: 0, inFlight: 0, committing: false,
-        lease: 1, grew: false, lastCommitAt: at, localOnly: false, waiters: []
+        lease: maxLease, maxLease, waited: false, lastCommitAt: at, localOnly: false, waiters: []
       }
       buckets.set(name, bucket)
     } else if (bucket.windowStart !== windowStart) {
@@ -142,9 +150,10 @@ export const makeQuotaLeases = (options: {
 
   /** Counts one request at `at` when it can be decided without waiting; undefined when it must wait for a commit. */
   const decide = (name: string, quota: Quota, at: number): RateLimitDecision | undefined => {
-    const bucket = bucketAt(name, quota.windowSeconds * 1000, at)
     const limit = quota.limit
     const maxLease = maxLeaseOf(limit, settings)
+    const bucket = bucketAt(name, quota.windowSeconds * 1000, maxLease, at)
+    bucket.maxLease = maxLease
     if (bucket.lease > maxLease) bucket.lease = maxLease
     const uncommitted = bucket.pending + bucket.inFlight
     if (bucket.knownUsed + uncommitted >= limit) {
@@ -153,10 +162,7 @@ export const makeQuotaLeases = (options: {
     }
     if (!bucket.localOnly && uncommitted >= bucket.lease) {
       if (!bucket.committing) startCommit(name, bucket)
-      else if (!bucket.grew) {
-        bucket.grew = true
-        bucket.lease = Math.min(maxLease, bucket.lease * 2)
-      }
+      else bucket.waited = true
       return undefined
     }
     bucket.pending++
@@ -185,7 +191,15 @@ export const makeQuotaLeases = (options: {
       return decided !== undefined ? Effect.succeed(decided) : Effect.zipRight(commitOver(name), consume(name, quota))
     })
 
+  /** Commits what every bucket accepted and has not sent yet (run periodically: keeps the shared counts fresh). */
+  const flush = (): void => {
+    for (const [name, bucket] of buckets) {
+      if (bucket.pending > 0 && !bucket.committing && !bucket.localOnly) startCommit(name, bucket)
+    }
+  }
+
   return {
+    flush,
     consumeNow: (name: string, quota: Quota, nowMillis: number) => decide(name, quota, nowMillis),
     consume,
     /** What a bucket holds now (tests). */

@@ -30,27 +30,28 @@ const manualStore = () => {
 const quota = { limit: 100, windowSeconds: 3600 }
 
 describe("quota leases", () => {
+  // limit 100, 10 %: the largest lease is 10
   it("accepts ahead of the store up to the lease; a request waits only when the lease is used and its commit is in flight", () => {
     const { leases, commits, answerNext, at } = manualStore()
-    // lease 1 at first: the first request is accepted at once and committed
-    expect(leases.consumeNow("k", quota, at())?.allowed).toBe(true)
-    expect(commits.map((c) => c.units)).toEqual([1])
-    // the next must wait for that commit; the lease grows for the next time
+    for (let i = 0; i < 10; i++) expect(leases.consumeNow("k", quota, at())?.allowed).toBe(true)
+    // half the lease used: committed in the background, the other half still accepted at once
+    expect(commits.map((c) => c.units)).toEqual([5])
     expect(leases.consumeNow("k", quota, at())).toBeUndefined()
     answerNext()
-    expect(leases.inspect("k")).toMatchObject({ lease: 2, knownUsed: 1, uncommitted: 0 })
+    expect(leases.inspect("k")).toMatchObject({ lease: 10, knownUsed: 5, uncommitted: 5 })
+    // the rest went out at once; one more fits
+    expect(commits.map((c) => c.units)).toEqual([5])
     expect(leases.consumeNow("k", quota, at())?.allowed).toBe(true)
-    expect(commits.map((c) => c.units)).toEqual([1])
   })
 
   it("refuses once the shared count plus the uncommitted requests reach the limit; never before", () => {
     const { leases, answerNext, at } = manualStore()
     expect(leases.consumeNow("k", quota, at())?.allowed).toBe(true)
+    leases.flush()
     // other instances used 98 meanwhile
     answerNext(98)
     expect(leases.inspect("k")?.knownUsed).toBe(99)
-    const last = leases.consumeNow("k", quota, at())
-    expect(last).toMatchObject({ allowed: true, remaining: 0 })
+    expect(leases.consumeNow("k", quota, at())).toMatchObject({ allowed: true, remaining: 0 })
     const refused = leases.consumeNow("k", quota, at())
     expect(refused).toMatchObject({ allowed: false, remaining: 0, limit: 100 })
     expect(refused!.retryAfterSeconds).toBeGreaterThanOrEqual(1)
@@ -59,7 +60,7 @@ describe("quota leases", () => {
   it.effect("consume waits for the commit in flight, then decides", () =>
     Effect.gen(function*() {
       const { leases, answerNext, at } = manualStore()
-      expect(leases.consumeNow("k", quota, at())?.allowed).toBe(true)
+      for (let i = 0; i < 10; i++) expect(leases.consumeNow("k", quota, at())?.allowed).toBe(true)
       const waiting = yield* Effect.fork(leases.consume("k", quota))
       yield* Effect.yieldNow()
       expect(Option.isNone(yield* Fiber.poll(waiting))).toBe(true)
@@ -69,38 +70,45 @@ describe("quota leases", () => {
 
   it("a failed commit: the bucket is counted here alone against the whole limit until its window ends, then shared again", () => {
     const { leases, commits, failures, advance, at } = manualStore()
-    expect(leases.consumeNow("k", quota, at())?.allowed).toBe(true)
+    for (let i = 0; i < 5; i++) leases.consumeNow("k", quota, at())
     commits.shift()!.answer(Exit.fail(new Error("connection refused")))
     expect(failures).toEqual(["k"])
-    let accepted = 1
+    let accepted = 5
     for (let i = 0; i < 200; i++) if (leases.consumeNow("k", quota, at())?.allowed === true) accepted++
     expect(accepted).toBe(100)
+    leases.flush()
     expect(commits).toHaveLength(0)
     advance(3_600_000)
     expect(leases.consumeNow("k", quota, at())?.allowed).toBe(true)
     expect(leases.inspect("k")?.localOnly).toBe(false)
+    leases.flush()
     expect(commits).toHaveLength(1)
   })
 
-  it("the lease never exceeds its share of the limit, and halves when it lasts long", () => {
+  it("the lease follows the traffic (about half a second of it, doubled after a wait) and never exceeds its share of the limit", () => {
+    const big = { limit: 1_000_000, windowSeconds: 3600 }
     const { leases, commits, answerNext, advance, at } = manualStore()
-    for (let round = 0; round < 12; round++) {
-      while (leases.consumeNow("k", { limit: 1_000_000, windowSeconds: 3600 }, at()) !== undefined);
-      answerNext()
-    }
-    expect(leases.inspect("k")?.lease).toBe(4_096)
-    const capped = manualStore()
-    for (let round = 0; round < 12; round++) {
-      while (capped.leases.consumeNow("k", quota, capped.at()) !== undefined);
-      capped.answerNext()
-    }
-    expect(capped.leases.inspect("k")?.lease).toBe(10)
-    // a lease that lasted 3 s: halved
-    while (commits.length > 0) answerNext()
-    while (commits.length === 0) expect(leases.consumeNow("k", { limit: 1_000_000, windowSeconds: 3600 }, at())?.allowed).toBe(true)
-    advance(3_000)
+    expect(leases.inspect("k")).toBeUndefined()
+    leases.consumeNow("k", big, at())
+    expect(leases.inspect("k")?.lease).toBe(100_000)
+    // slow traffic: 10 requests in a second -> a lease of 5
+    for (let i = 0; i < 9; i++) leases.consumeNow("k", big, at())
+    advance(1_000)
+    leases.flush()
     answerNext()
-    expect(leases.inspect("k")?.lease).toBe(2_048)
+    expect(leases.inspect("k")?.lease).toBe(5)
+    // a burst: the lease is used while its commit is in flight; the next one is sized to the burst
+    while (leases.consumeNow("k", big, at()) !== undefined);
+    expect(commits).toHaveLength(1)
+    advance(10)
+    answerNext()
+    expect(leases.inspect("k")?.lease).toBe(250)
+    // the same on a limit of 100: at most 10
+    const capped = manualStore()
+    for (let i = 0; i < 10; i++) capped.leases.consumeNow("k", quota, capped.at())
+    capped.advance(1)
+    capped.answerNext()
+    expect(capped.leases.inspect("k")?.lease).toBe(10)
   })
 })
 

@@ -43,7 +43,7 @@ layer(Layer.scoped(DatabaseUrl, scratchDatabaseUrl), { timeout: 120_000, exclude
           yield* instance({ leases: { maxLeaseShare } })
         ].map(limiterOf)
         const quota: Quota = { limit: 200, windowSeconds: 1_000_000 }
-        const lease = maxLeaseOf(quota.limit, { maxLeaseShare, commitTimeoutMs: 0, shrinkAfterMs: 0 })
+        const lease = maxLeaseOf(quota.limit, { maxLeaseShare, commitTimeoutMs: 0, leaseMs: 0 })
         expect(lease).toBe(10)
         const bucket = uniqueBucket("key")
         const accepted = [0, 0, 0]
