@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { SqlClient } from "@effect/sql"
-import { Effect, Layer } from "effect"
+import { Effect, Fiber, Layer } from "effect"
 import { PartnerKeyLive } from "../../layers/memory/PartnerKeyLive.ts"
 import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
 import { SharedRateLimiterLive } from "../../layers/postgres/SharedRateLimiterLive.ts"
@@ -19,7 +19,7 @@ import { fixtureState } from "./vaultReads.ts"
  * Hot keyed reads (`GET /v2/vault/{address}`, real `PartnerKey` middleware) with the key's quota
  * counted in memory against the same counted across instances in PostgreSQL (`SHARED_LIMITS`:
  * local leases, commits in the background; default `QUOTA_LEASE_PERCENT`), two server processes,
- * one client, alternating rounds, same run. The key's quota is large enough never to refuse: this
+ * one client, alternating rounds (best of 6, each first every other round), same run. The key's quota is large enough never to refuse: this
  * is the cost of counting. Target: shared >= 0.9x of in-memory by req/s.
  *
  *   npx tsx src/bench/sharedQuotaReads.ts
@@ -57,8 +57,9 @@ const serve = (mode: Mode) => {
       ).pipe(Layer.provide(Layer.merge(gateway, mode === "shared" ? limiter : Layer.empty)))
     })
   )
-  process.once("SIGTERM", () => process.exit(0))
-  Effect.runFork(Layer.launch(app))
+  // interrupted, so that the embedded PostgreSQL stops too
+  const fiber = Effect.runFork(Layer.launch(app))
+  process.once("SIGTERM", () => Effect.runFork(Fiber.interrupt(fiber)).addObserver(() => process.exit(0)))
 }
 
 interface Server {
@@ -76,7 +77,7 @@ const startServer = (mode: Mode): Promise<Server> =>
     let output = ""
     child.stdout!.on("data", (chunk) => {
       output += String(chunk)
-      const ready = /READY (\d+) (\S+)/.exec(output)
+      const ready = /READY (\d+) (\S+)\n/.exec(output)
       if (ready !== null) resolve({ child, port: Number(ready[1]), key: ready[2]!, output: () => output })
     })
     child.once("exit", (code) => reject(new Error(`bench server (${mode}) exited with ${code}`)))
@@ -96,16 +97,20 @@ const sharedCount = async (server: Server): Promise<number> => {
 const round3 = (value: number) => Number(value.toFixed(3))
 
 export const run = async (options: { readonly rounds?: number; readonly durationMs?: number } = {}): Promise<Record<string, number>> => {
-  const rounds = options.rounds ?? 3
+  const rounds = options.rounds ?? 6
   const durationMs = options.durationMs ?? 3_000
   const servers = { memory: await startServer("memory"), shared: await startServer("shared") }
   try {
+    const bodies = await Promise.all(Object.values(servers).map((server) =>
+      fetch(`http://127.0.0.1:${server.port}${PATH}`, { headers: { "x-api-key": server.key } }).then(async (r) => `${r.status} ${await r.text()}`)))
+    if (bodies[0] !== bodies[1] || !bodies[0]!.startsWith(`200 {"success":true`)) throw new Error(`the servers answer differently: ${bodies.map((b) => b.slice(0, 80)).join(" / ")}`)
     const best = { memory: 0, shared: 0 }
     const cpu = { memory: Infinity, shared: Infinity }
     let errors = 0
     let sharedResponses = 20
     for (let round = 0; round < rounds; round++) {
-      for (const mode of ["memory", "shared"] as const) {
+      // each goes first every other round
+      for (const mode of round % 2 === 0 ? (["memory", "shared"] as const) : (["shared", "memory"] as const)) {
         const server = servers[mode]
         const cpuBefore = cpuSecondsOf(server.child.pid!)
         const result = await measureThroughput({ port: server.port, path: PATH, connections: 64, pipeline: 4, durationMs, headers: { "x-api-key": server.key } })
