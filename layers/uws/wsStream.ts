@@ -1,4 +1,5 @@
-import { Effect, Either, type Exit, Layer, Runtime, Stream } from "effect"
+import { Effect, Either, type Exit, Layer, Option, Runtime, Stream } from "effect"
+import { KeyConnections } from "../../services/KeyConnections.ts"
 import { Prices } from "../../services/Prices.ts"
 import { Projection, type ProjectionChangeBatch } from "../../services/Projection.ts"
 import { affectedTopics, TouchedTopics } from "../../src/ws/affectedTopics.ts"
@@ -33,6 +34,8 @@ export const WsStreamLive = (
       const projection = yield* Projection
       const prices = yield* Prices
       const partnerKey = yield* partnerKeyRuntime
+      // counted across instances when provided (SHARED_LIMITS); else the hub's own count
+      const shared = yield* Effect.serviceOption(KeyConnections)
       const runtime = yield* Effect.runtime<never>()
       const limits: WsLimits = { ...defaultWsLimits, ...options.limits }
       const runLater = (effect: Effect.Effect<unknown, unknown>, onExit: (exit: Exit.Exit<unknown, unknown>) => void) =>
@@ -47,8 +50,14 @@ export const WsStreamLive = (
         // uWS skips (drops) a send or publish to a socket over this: never silently, see `dropped`.
         maxBackpressure: transportBackpressureLimit(limits),
         upgrade: authenticatedUpgrade(runtime, partnerKey, {
-          admit: (keyId) =>
-            hub.connectionsOf(keyId) >= limits.maxConnectionsPerKey ? tooManyConnections(limits.maxConnectionsPerKey) : null,
+          admit: (keyId) => {
+            const limit = limits.maxConnectionsPerKey
+            if (Option.isSome(shared)) {
+              return { later: Effect.map(shared.value.admit(keyId, limit), (admitted) => (admitted ? null : tooManyConnections(limit))) }
+            }
+            return hub.connectionsOf(keyId) >= limit ? tooManyConnections(limit) : null
+          },
+          abandoned: (keyId) => Option.isSome(shared) && shared.value.release(keyId),
           accept: (res, keyId, headers, context, request) =>
             res.upgrade<Connection>(
               { keyId, topics: new Map(), held: new Set(), resyncing: false, meter: () => partnerKey.run(request), waiting: null },
@@ -68,6 +77,7 @@ export const WsStreamLive = (
         close: (ws, code) => {
           server.traffic.wsConnections--
           hub.close(ws, code)
+          if (Option.isSome(shared)) shared.value.release(ws.getUserData().keyId)
         }
       })
       // uWS hands a GET without the upgrade on to the HTTP routes.

@@ -15,9 +15,16 @@ export const partnerKeyRuntime = Effect.map(
   (context) => Context.unsafeGet(context, middlewareImplementationTag(PartnerKey)) as MiddlewareRuntime
 )
 
+/** An admission decided by a shared count: the upgrade waits for it. */
+export interface LaterAdmission {
+  readonly later: Effect.Effect<RateLimited | null>
+}
+
 export interface UpgradeGate {
-  /** Null to accept the key's partner, or the refusal (e.g. over its connection limit). */
-  readonly admit: (keyId: string) => RateLimited | null
+  /** Null to accept the key's partner, or the refusal (e.g. over its connection limit); `later` when it must wait. */
+  readonly admit: (keyId: string) => RateLimited | null | LaterAdmission
+  /** An admission that was counted, but the client went away before the upgrade. */
+  readonly abandoned?: (keyId: string) => void
   /** Called corked, still inside the upgrade: must call `res.upgrade`. */
   readonly accept: (
     res: uws.HttpResponse,
@@ -84,14 +91,29 @@ export const authenticatedUpgrade = (
     }
     writeResponse(res, failure.status, requestId, [["content-type", JSON_CONTENT_TYPE], ...failure.headers], failure.body, { close: true })
   }
+  const admitLater = (keyId: string, admission: LaterAdmission) =>
+    Runtime.runCallback(runtime)(admission.later, {
+      onExit: (exit) => {
+        if (aborted) {
+          if (Exit.isSuccess(exit) && exit.value === null) gate.abandoned?.(keyId)
+          return
+        }
+        res.cork(() => {
+          if (Exit.isFailure(exit)) return refuse(failureToHttp(globalErrorTable, exit.cause, requestId))
+          if (exit.value !== null) return refuse(errorToHttp(globalErrorTable, exit.value, requestId))
+          gate.accept(res, keyId, upgradeHeaders, context, request)
+        })
+      }
+    })
   Runtime.runCallback(runtime)(partnerKey.run(request), {
     onExit: (exit) => {
       if (aborted) return
       res.cork(() => {
         if (Exit.isFailure(exit)) return refuse(failureToHttp(globalErrorTable, exit.cause, requestId))
         const keyId = Context.get(exit.value.context as Context.Context<AuthenticatedPartner>, AuthenticatedPartner).keyId
-        const refusal = gate.admit(keyId)
-        if (refusal !== null) return refuse(errorToHttp(globalErrorTable, refusal, requestId))
+        const admission = gate.admit(keyId)
+        if (admission !== null && "later" in admission) return admitLater(keyId, admission)
+        if (admission !== null) return refuse(errorToHttp(globalErrorTable, admission, requestId))
         gate.accept(res, keyId, upgradeHeaders, context, request)
       })
     }

@@ -60,7 +60,7 @@ const walletOf = (n: number): Address => {
   return getAddressDecoder().decode(bytes)
 }
 
-const fixtureState = () => {
+export const fixtureState = () => {
   const fixture = new VaultStateFixture({ slot: 250_000_000, blockTime: 1_800_000_000 })
   const tiers = tierSchedule([0n, 10n, 100n, 1_000n, 10_000n].map((k, t) => ({ threshold: k * 1_000_000_000n, pfeeBps: 0, mfeeBps: 1_000 * (t + 1) })))
   for (const [i, vault] of vaults.entries()) {

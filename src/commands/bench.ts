@@ -12,7 +12,8 @@ const BENCHMARKS = {
   wsLatency: "chain notification received -> WebSocket frame published (server side), 5,000 account updates/s, 1,000 clients",
   checkpointRestore: "checkpoint write and restart to live with 1M positions (BENCH_ACCOUNTS to change)",
   metricsOverhead: "vaultReads' keyed reads and wsLatency with the Prometheus metrics off and on, same run",
-  userHistory: "a page of a wallet's activity feed and position history with 1 and with 10,000 events (BENCH_USER_EVENTS): O(page)"
+  userHistory: "a page of a wallet's activity feed and position history with 1 and with 10,000 events (BENCH_USER_EVENTS): O(page)",
+  sharedQuotaReads: "GET /v2/vault/{address} (real partner key middleware) with the key's quota counted in PostgreSQL across instances (SHARED_LIMITS) vs in memory, by req/s and server CPU per request, same run"
 } as const
 
 type BenchmarkName = keyof typeof BENCHMARKS
@@ -33,7 +34,8 @@ const LOADERS: { readonly [K in BenchmarkName]: () => Promise<Benchmark> } = {
   wsLatency: () => import("../bench/wsLatency.ts"),
   checkpointRestore: () => import("../bench/checkpointRestore.ts"),
   metricsOverhead: () => import("../bench/metricsOverhead.ts"),
-  userHistory: () => import("../bench/userHistory.ts")
+  userHistory: () => import("../bench/userHistory.ts"),
+  sharedQuotaReads: () => import("../bench/sharedQuotaReads.ts")
 }
 
 const HELP = `usage: vault-gateway bench [name ...]

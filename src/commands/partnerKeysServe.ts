@@ -1,6 +1,7 @@
 import fs from "node:fs"
 import path from "node:path"
 import { Effect, Layer, Option, Redacted } from "effect"
+import type { RateLimiter } from "../../services/RateLimiter.ts"
 import { environmentOfKey, generateApiKey } from "../domain/partnerKeys/apiKeyFormat.ts"
 import { PartnerKeyLive } from "../../layers/memory/PartnerKeyLive.ts"
 import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
@@ -10,15 +11,19 @@ import type { Cluster } from "../config.ts"
 import type { KeysConfig } from "../configKeys.ts"
 
 /**
- * The `PartnerKey` middleware implementation as `serve` runs it: keys in Postgres, quotas and usage
- * counted in memory. Needs the database (`SqlClient`/`PgClient`) and `KeyUsage` (shared with the control
- * plane, which reads the counts).
+ * The `PartnerKey` middleware implementation as `serve` runs it: keys in Postgres, quotas counted by
+ * the given limiter (in memory by default), usage counted in memory. Needs the database
+ * (`SqlClient`/`PgClient`) and `KeyUsage` (shared with the control plane, which reads the counts).
  */
-export const PartnerAuthLive = (cluster: Cluster, settings: KeysConfig) =>
+export const PartnerAuthLive = <E = never, R = never>(
+  cluster: Cluster,
+  settings: KeysConfig,
+  limiter: Layer.Layer<RateLimiter, E, R> = RateLimiterLive as Layer.Layer<RateLimiter, E, R>
+) =>
   PartnerKeyLive({
     cluster,
     defaultQuota: { limit: settings.quotaLimit, windowSeconds: settings.quotaWindowSeconds }
-  }).pipe(Layer.provide(Layer.mergeAll(PartnerKeysLive, RateLimiterLive)))
+  }).pipe(Layer.provide(Layer.mergeAll(PartnerKeysLive, limiter)))
 
 const KEY_FILE = "sandbox-partner-key"
 

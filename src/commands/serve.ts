@@ -45,7 +45,6 @@ import { buildMeterConfig, buildSimulationConfig } from "../api/builds/buildConf
 import { PublicHandlersLive } from "../api/public/PublicHandlers.ts"
 import { BuilderCodesLive } from "../../layers/postgres/BuilderCodesLive.ts"
 import { SandboxCodesSeed } from "../../layers/postgres/SandboxCodesSeed.ts"
-import { RateLimiterLive } from "../../layers/memory/RateLimiterLive.ts"
 import { SolanaRpcLive } from "../../layers/solana/SolanaRpcLive.ts"
 import { BlockhashLive } from "../../layers/solana/BlockhashLive.ts"
 import { PriorityFeesLive } from "../../layers/solana/PriorityFeesLive.ts"
@@ -58,6 +57,8 @@ import { tracingConfig } from "../telemetry/tracingConfig.ts"
 import { TracingLive } from "../../layers/otel/TracingLive.ts"
 import { LeadershipLive } from "../../layers/postgres/LeadershipLive.ts"
 import { CursorSecretLive } from "../../layers/postgres/CursorSecretLive.ts"
+import { sharedLimitsConfig } from "../limits/sharedLimitsConfig.ts"
+import { LimitsLive } from "./limitsServe.ts"
 
 const HELP = `usage: vault-gateway serve
 
@@ -67,7 +68,7 @@ Runs the gateway. Configuration comes from the environment (see the README):
   SANDBOX_USERS, SANDBOX_BUILDERS, SANDBOX_ACTIVITY, SANDBOX_HISTORY_DAYS, SANDBOX_SLOT_MS,
   SANDBOX_RPC_PORT, SANDBOX_PARTNER_KEY, KEY_QUOTA_LIMIT, KEY_QUOTA_WINDOW_SECONDS, BUILD_RATE_LIMIT, BUILD_RATE_WINDOW_SECONDS, TRUST_PROXY, BUILD_SIMULATION,
   WS_MAX_TOPICS, WS_MAX_CONNECTIONS_PER_KEY, WS_MAX_MESSAGE_BYTES, WS_IDLE_TIMEOUT_SECONDS,
-  WS_BACKPRESSURE_BYTES, WS_CLOSE_ABOVE_BYTES, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS, PUBLIC_ORIGIN,
+  WS_BACKPRESSURE_BYTES, WS_CLOSE_ABOVE_BYTES, SHARED_LIMITS, QUOTA_LEASE_PERCENT, PRICE_FEEDS, PRICE_MAX_AGE_SECONDS, PUBLIC_ORIGIN,
   SESSION_IDLE_MINUTES, SESSION_MAX_HOURS, AUTH_RATE_LIMIT, AUTH_RATE_WINDOW_SECONDS, METRICS_HOST,
   METRICS_PORT and the standard OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_SERVICE_NAME
 `
@@ -85,7 +86,8 @@ const serveConfig = Effect.gen(function*() {
   const controlPlane = yield* controlPlaneConfig(app.cluster, app.port)
   const metrics = yield* metricsConfig
   const tracing = yield* tracingConfig
-  return { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing }
+  const sharedLimits = yield* sharedLimitsConfig
+  return { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing, sharedLimits }
 })
 
 type ServeConfig = Effect.Effect.Success<typeof serveConfig>
@@ -95,9 +97,12 @@ type ServeConfig = Effect.Effect.Success<typeof serveConfig>
  * routes over it, and the listener once every route is registered.
  */
 const gateway = (config: ServeConfig) => {
-  const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing } = config
+  const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing, sharedLimits } = config
   const database = DatabaseLive({ url: app.databaseUrl, dataDir: app.dataDir })
   const onDatabase = <A, E, R>(layer: Layer.Layer<A, E, R>) => Layer.provide(layer, database)
+  // quotas, build meters and WebSocket connections: in memory, or across instances (SHARED_LIMITS)
+  const limits = LimitsLive(sharedLimits, app.databaseUrl)
+  const limiter = onDatabase(limits.rateLimiter)
 
   // The chain. The sandbox hosts its own feed accounts (at the addresses mainnet's feeds have).
   const priceFeeds = resolvePriceFeeds(app.cluster, pricing.overrides, sandboxPriceFeedMap())
@@ -116,10 +121,10 @@ const gateway = (config: ServeConfig) => {
   // The partner key: keys in Postgres; on the sandbox, one seeded and printed.
   // requests per key and day, counted in memory and flushed to Postgres; the control plane reads them
   const keyUsage = onDatabase(KeyUsageLive())
-  const partnerAuth = onDatabase(PartnerAuthLive(app.cluster, keys)).pipe(Layer.provide(keyUsage))
+  const partnerAuth = onDatabase(PartnerAuthLive(app.cluster, keys, limiter)).pipe(Layer.provide(keyUsage))
   const sandboxKeySeed = Option.match(sandboxKey, { onNone: () => Layer.empty, onSome: (key) => onDatabase(SandboxPartnerKeyLive(key)) })
   // The control plane: wallet sessions, organizations, codes and keys, all in Postgres.
-  const builderControl = onDatabase(ControlPlaneLive(controlPlane)).pipe(Layer.provide(keyUsage))
+  const builderControl = onDatabase(ControlPlaneLive(controlPlane, limiter)).pipe(Layer.provide(keyUsage))
 
   // The transaction builders, on SolanaRpc: until ingestion has the chain up they get a 503 for the
   // blockhash, no priority fee, unchecked balances and the estimate.
@@ -130,7 +135,7 @@ const gateway = (config: ServeConfig) => {
     TokenBalancesLive(),
     buildSimulation ? SimulatorLive() : Layer.empty,
     onDatabase(BuilderCodesLive),
-    RateLimiterLive
+    limiter
   )
   // the builders meter a request with a valid partner key on the key's quota
   const builds = Layer.mergeAll(BuildsLive(buildMeter), PublicHandlersLive, ActionsLive({ origin: controlPlane.origin })).pipe(
@@ -160,7 +165,9 @@ const gateway = (config: ServeConfig) => {
     Layer.provide(readSources)
   )
 
-  const stream = WsStreamLive({ limits: wsLimits, meter: metrics.port !== null }).pipe(Layer.provide(Layer.merge(projection, prices)))
+  const stream = WsStreamLive({ limits: wsLimits, meter: metrics.port !== null }).pipe(
+    Layer.provide(Layer.mergeAll(projection, prices, onDatabase(limits.keyConnections)))
+  )
   const api = ApiRoutesLive(Api, { meterRequests: metrics.port !== null, traceRequests: tracing.enabled })
   // the builder dashboard and the ops page, bundled on their first request
   const webPages = WebPagesRoutesLive.pipe(Layer.provide(WebBundlesLive))
