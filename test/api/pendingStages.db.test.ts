@@ -17,6 +17,7 @@ import type { SendOutcome } from "../../src/sandbox/runtime/processor.ts"
 import { fromKitInstructions } from "../../src/sandbox/ntbundle/kitInstruction.ts"
 import { listenForTest } from "../../src/bench/support/httpTestServer.ts"
 import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../../src/bench/support/partnerKeyStandIn.ts"
+import { pendingWhen as awaitPending } from "../support/pendingPoll.ts"
 import { fetchJson } from "../support/httpFetch.ts"
 import { liveIngestion, scenarioSandbox } from "../support/ingestHarness.ts"
 
@@ -72,17 +73,7 @@ describe("pending requests: each stage from the sandbox chain's transactions", (
 
       /** The wallet's pending requests once `done` holds (the chain stepped meanwhile, so the gateway sees new slots). */
       const pendingWhen = (wallet: string, done: (data: any) => boolean) =>
-        Effect.gen(function*() {
-          let last: unknown = null
-          for (let i = 0; i < 300; i++) {
-            const response = yield* fetchJson(`${url}/v2/vault/${V}/user/${wallet}/pending`, keyed)
-            last = response.body
-            if (response.status === 200 && done(response.body.data)) return response.body.data
-            chain.step(1)
-            yield* Effect.sleep(Duration.millis(20))
-          }
-          return yield* Effect.dieMessage(`pending never reached the expected state: ${JSON.stringify(last)}`)
-        })
+        awaitPending({ url, vault: V, step: () => chain.step(1) }, wallet, done)
 
       // 1. Requested: two deposits of Alice (the second a top-up), one of Bob.
       for (const person of [alice!, bob!]) chain.airdropTokens(person.keypair.address, mint, 1_000n * unit)

@@ -29,17 +29,22 @@ export const SnapshotPage = chainEnvelope(
 
 const Rate = Schema.NullOr(Schema.Number)
 
+/** The yield figures of `/metrics` (decimal fractions; null when the history is too short). */
+export const yieldFigureFields = {
+  apy7d: Rate,
+  apy7dAfterFees: Rate,
+  apy30d: Rate,
+  apy30dAfterFees: Rate,
+  apyInception: Rate,
+  apyInceptionAfterFees: Rate,
+  maxDrawdown: Rate,
+  sharpeRatio30d: Rate
+}
+
 export const VaultMetrics = pricedEnvelope(
   Schema.Struct({
     bundleKey: Address,
-    apy7d: Rate,
-    apy7dAfterFees: Rate,
-    apy30d: Rate,
-    apy30dAfterFees: Rate,
-    apyInception: Rate,
-    apyInceptionAfterFees: Rate,
-    maxDrawdown: Rate,
-    sharpeRatio30d: Rate,
+    ...yieldFigureFields,
     /** Current TVL from the projection; value null until the vault's oracle account is seen. */
     tvl: Schema.Struct({ asset: AssetInfo, value: Schema.NullOr(Amount) }),
     /** Unix seconds: the asOf block time the figures were computed at. */

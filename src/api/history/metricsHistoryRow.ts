@@ -1,20 +1,12 @@
 import { Schema } from "effect"
 import type { MetricsHistoryRecord } from "../../domain/history/metricsHistory.ts"
 import { Amount, amount } from "../amounts.ts"
-
-const Rate = Schema.NullOr(Schema.Number)
+import { yieldFigureFields } from "./HistoryApi.ts"
 
 /** One completed day's `/metrics` figures, as recorded when the day closed. */
 export const MetricsHistoryRow = Schema.Struct({
   date: Schema.String,
-  apy7d: Rate,
-  apy7dAfterFees: Rate,
-  apy30d: Rate,
-  apy30dAfterFees: Rate,
-  apyInception: Rate,
-  apyInceptionAfterFees: Rate,
-  maxDrawdown: Rate,
-  sharpeRatio30d: Rate,
+  ...yieldFigureFields,
   /** The fee schedule the after-fees figures deducted; null when the vault was not known then (after-fees figures null). */
   feeSchedule: Schema.NullOr(Schema.Struct({ managementFeeBps: Schema.Int, performanceFeeBps: Schema.Int })),
   /** Closing TVL (closing shares × closing share price); usd at the price recorded at that day's close, else null. */

@@ -29,6 +29,7 @@ import { NTBUNDLE_PROGRAM_ID } from "../../../src/ntbundle/programs.ts"
 import { fromKitInstructions } from "../../../src/sandbox/ntbundle/kitInstruction.ts"
 import { listenForTest } from "../../../src/bench/support/httpTestServer.ts"
 import { PartnerKeyStandIn, TEST_PARTNER_KEY } from "../../../src/bench/support/partnerKeyStandIn.ts"
+import { pendingWhen as awaitPending } from "../../support/pendingPoll.ts"
 import { fetchJson, type JsonResponse } from "../../support/httpFetch.ts"
 import { liveIngestion, sandboxCall, scenarioSandbox } from "../../support/ingestHarness.ts"
 import { sandboxWallets } from "../builds/sandboxSigning.ts"
@@ -112,17 +113,7 @@ describe("Solana Actions against the sandbox chain", () => {
           return (await sandboxCall(rpcUrl, "sendTransaction", [Buffer.from(tx.serialize()).toString("base64"), { encoding: "base64" }])) as string
         })
       const pendingWhen = (wallet: string, done: (data: any) => boolean) =>
-        Effect.gen(function*() {
-          let last: unknown = null
-          for (let i = 0; i < 300; i++) {
-            const response = yield* fetchJson(`${url}/v2/vault/${V}/user/${wallet}/pending`, keyed)
-            last = response.body
-            if (response.status === 200 && done(response.body.data)) return response.body.data
-            chain.step(1)
-            yield* Effect.sleep(Duration.millis(20))
-          }
-          return yield* Effect.dieMessage(`pending never reached the expected state: ${JSON.stringify(last)}`)
-        })
+        awaitPending({ url, vault: V, step: () => chain.step(1) }, wallet, done)
 
       // actions.json and the CORS preflight the specification asks for
       const rules = yield* fetchJson(`${url}/actions.json`)
