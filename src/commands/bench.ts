@@ -11,7 +11,8 @@ const BENCHMARKS = {
   wsFanout: "projection change -> WebSocket frame at 5,000 changes/s to 1,000 clients",
   wsLatency: "chain notification received -> WebSocket frame published (server side), 5,000 account updates/s, 1,000 clients",
   checkpointRestore: "checkpoint write and restart to live with 1M positions (BENCH_ACCOUNTS to change)",
-  metricsOverhead: "vaultReads' keyed reads and wsLatency with the Prometheus metrics off and on, same run"
+  metricsOverhead: "vaultReads' keyed reads and wsLatency with the Prometheus metrics off and on, same run",
+  firstStart: "a first `serve` on the default scenario in a fresh DATA_DIR: seconds to /ready and to the 30-day history served, the serve process's peak RSS and the embedded PostgreSQL's"
 } as const
 
 type BenchmarkName = keyof typeof BENCHMARKS
@@ -31,7 +32,8 @@ const LOADERS: { readonly [K in BenchmarkName]: () => Promise<Benchmark> } = {
   wsFanout: () => import("../bench/wsFanout.ts"),
   wsLatency: () => import("../bench/wsLatency.ts"),
   checkpointRestore: () => import("../bench/checkpointRestore.ts"),
-  metricsOverhead: () => import("../bench/metricsOverhead.ts")
+  metricsOverhead: () => import("../bench/metricsOverhead.ts"),
+  firstStart: () => import("../bench/firstStart.ts")
 }
 
 const HELP = `usage: vault-gateway bench [name ...]
