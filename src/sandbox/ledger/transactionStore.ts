@@ -1,4 +1,5 @@
 import type { TransactionError } from "../runtime/errors.ts"
+import { StringPool } from "./stringPool.ts"
 
 /** A token balance row of `meta.preTokenBalances` / `postTokenBalances`. */
 export interface TokenBalance {
@@ -35,6 +36,10 @@ export interface TransactionRecord {
 
 export type NewTransactionRecord = Omit<TransactionRecord, "sequence">
 
+const DATA_LINE = "Program data: "
+/** Distinct strings pooled per store: the scenario's keys and log lines, with room to spare. */
+const POOL_CAPACITY = 200_000
+
 /**
  * Landed transactions by signature, and per address the list of transactions that mention it,
  * oldest first (getSignaturesForAddress walks it backwards).
@@ -49,6 +54,7 @@ export class TransactionStore {
   private readonly landingOrder: TransactionRecord[] = []
   private landingOrderStart = 0
   private nextSequence = 0
+  private readonly strings = new StringPool(POOL_CAPACITY)
 
   constructor(private readonly retention: number) {}
 
@@ -61,7 +67,7 @@ export class TransactionStore {
   }
 
   add(input: NewTransactionRecord): TransactionRecord {
-    const record: TransactionRecord = { ...input, sequence: this.nextSequence++ }
+    const record: TransactionRecord = { ...this.pooled(input), sequence: this.nextSequence++ }
     this.bySignature.set(record.signature, record)
     this.landingOrder.push(record)
     for (const address of new Set(record.accountKeys)) {
@@ -100,6 +106,19 @@ export class TransactionStore {
       if (record.slot <= options.maxSlot) out.push(record)
     }
     return out
+  }
+
+  /** The record with its repeated strings pooled (event data lines are unique: kept as they are). */
+  private pooled(input: NewTransactionRecord): NewTransactionRecord {
+    const intern = (text: string) => this.strings.intern(text)
+    const balance = (row: TokenBalance): TokenBalance => ({ ...row, mint: intern(row.mint), owner: intern(row.owner), programId: intern(row.programId) })
+    return {
+      ...input,
+      accountKeys: input.accountKeys.map(intern),
+      logs: input.logs.map((line) => (line.startsWith(DATA_LINE) ? line : intern(line))),
+      preTokenBalances: input.preTokenBalances.map(balance),
+      postTokenBalances: input.postTokenBalances.map(balance)
+    }
   }
 
   private lastIndexBelow(list: ReadonlyArray<TransactionRecord>, sequence: number): number {
