@@ -19,7 +19,7 @@ import { cpuSecondsOf } from "./support/processCpu.ts"
 const HISTORY_DAYS = 30
 const HISTORY_TARGET_SECONDS = 20
 const RSS_TARGET_MB = 500
-const GIVE_UP_MS = 180_000
+const GIVE_UP_MS = 600_000
 const BIN = fileURLToPath(new URL("../../bin/vault-gateway.js", import.meta.url))
 
 const freePort = (): Promise<number> =>
