@@ -67,7 +67,7 @@ export class TransactionStore {
   }
 
   add(input: NewTransactionRecord): TransactionRecord {
-    const record: TransactionRecord = { ...this.pooled(input), sequence: this.nextSequence++ }
+    const record = this.recordOf(input, this.nextSequence++)
     this.bySignature.set(record.signature, record)
     this.landingOrder.push(record)
     for (const address of new Set(record.accountKeys)) {
@@ -108,16 +108,39 @@ export class TransactionStore {
     return out
   }
 
-  /** The record with its repeated strings pooled (event data lines are unique: kept as they are). */
-  private pooled(input: NewTransactionRecord): NewTransactionRecord {
+  /**
+   * The record, every field written in one order (one object shape for all records: a spread of
+   * inputs built in different places gave each record a shape of its own, tens of MB over a
+   * history), with its repeated strings pooled (event data lines are unique: kept as they are).
+   */
+  private recordOf(input: NewTransactionRecord, sequence: number): TransactionRecord {
     const intern = (text: string) => this.strings.intern(text)
-    const balance = (row: TokenBalance): TokenBalance => ({ ...row, mint: intern(row.mint), owner: intern(row.owner), programId: intern(row.programId) })
+    const balance = (row: TokenBalance): TokenBalance => ({
+      accountIndex: row.accountIndex,
+      mint: intern(row.mint),
+      owner: intern(row.owner),
+      programId: intern(row.programId),
+      amount: row.amount,
+      decimals: row.decimals
+    })
     return {
-      ...input,
+      signature: input.signature,
+      sequence,
+      slot: input.slot,
+      blockTime: input.blockTime,
+      wireBytes: input.wireBytes,
+      version: input.version,
       accountKeys: input.accountKeys.map(intern),
+      err: input.err,
       logs: input.logs.map((line) => (line.startsWith(DATA_LINE) ? line : intern(line))),
+      fee: input.fee,
+      computeUnitsConsumed: input.computeUnitsConsumed,
+      preBalances: input.preBalances,
+      postBalances: input.postBalances,
       preTokenBalances: input.preTokenBalances.map(balance),
-      postTokenBalances: input.postTokenBalances.map(balance)
+      postTokenBalances: input.postTokenBalances.map(balance),
+      memo: input.memo,
+      computeUnitPrice: input.computeUnitPrice
     }
   }
 
