@@ -28,6 +28,7 @@ import { IngestionLive } from "./ingestion.ts"
 import { ServeBannerLive } from "./serveBanner.ts"
 import { describeDatabaseFailure, describeListenFailure } from "./startupFailure.ts"
 import { keysConfig } from "../configKeys.ts"
+import { boundHeapGrowthForSandbox } from "./heapGrowth.ts"
 import { PartnerAuthLive, resolveSandboxPartnerKey, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
 import { ControlPlaneLive } from "./controlPlaneServe.ts"
 import { controlPlaneConfig } from "../api/controlPlane/controlPlaneConfig.ts"
@@ -85,6 +86,7 @@ type ServeConfig = Effect.Effect.Success<typeof serveConfig>
  */
 const gateway = (config: ServeConfig) => {
   const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing } = config
+  if (Option.isNone(app.rpcUrl)) boundHeapGrowthForSandbox()
   const database = DatabaseLive({ url: app.databaseUrl, dataDir: app.dataDir })
   const onDatabase = <A, E, R>(layer: Layer.Layer<A, E, R>) => Layer.provide(layer, database)
 
