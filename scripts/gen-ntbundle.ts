@@ -149,7 +149,7 @@ const screamingCase = (pascal: string): string =>
 interface Primitive {
   readonly ts: string
   readonly codec: string
-  readonly kitImport: string
+  readonly kitImport: string | null
   readonly size: number
 }
 
@@ -167,7 +167,7 @@ const PRIMITIVES: Readonly<Record<string, Primitive>> = {
   i64: { ts: "bigint", codec: "getI64Codec()", kitImport: "getI64Codec", size: 8 },
   u128: { ts: "bigint", codec: "getU128Codec()", kitImport: "getU128Codec", size: 16 },
   i128: { ts: "bigint", codec: "getI128Codec()", kitImport: "getI128Codec", size: 16 },
-  pubkey: { ts: "Address", codec: "getAddressCodec()", kitImport: "getAddressCodec", size: 32 }
+  pubkey: { ts: "Address", codec: "addressCodec", kitImport: null, size: 32 }
 }
 
 const primitive = (name: string): Primitive => PRIMITIVES[name] ?? fail(`unsupported IDL type "${name}"`)
@@ -225,7 +225,8 @@ class TypeMapper {
   codec(type: IdlType, imports: Imports): string {
     if (typeof type === "string") {
       const { codec, kitImport } = primitive(type)
-      imports.kit.add(kitImport)
+      if (kitImport !== null) imports.kit.add(kitImport)
+      if (type === "pubkey") imports.bytes.add("addressCodec")
       if (type === "bool") imports.bytes.add("borshTagCodec")
       return codec
     }

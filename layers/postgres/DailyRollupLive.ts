@@ -31,6 +31,8 @@ export interface DailyRollupOptions {
   readonly closePriceMaxAgeSeconds?: number
 }
 
+const BACKFILL_POLL = Duration.millis(200)
+
 /** Completed days written per transaction while catching up (each day: every vault and builder). */
 const DAYS_PER_WRITE = 20
 
@@ -66,8 +68,9 @@ export const DailyRollupLive = (options: DailyRollupOptions = {}) =>
       const provisionalEveryMs = Duration.toMillis(Duration.decode(options.provisionalEvery ?? Duration.seconds(30)))
 
       const firstLive = projection.statusChanges.pipe(Stream.filter((status) => status.status === "live"), Stream.runHead)
+      // Polled often (reading a Ref): the history is served only once the replay after it has run.
       const backfillDone = backfill.progress.pipe(
-        Effect.repeat({ until: (progress) => progress.state === "done", schedule: Schedule.spaced(interval) })
+        Effect.repeat({ until: (progress) => progress.state === "done", schedule: Schedule.spaced(Duration.min(interval, BACKFILL_POLL)) })
       )
 
       /**

@@ -40,7 +40,8 @@ export const statusLine = (status: number): string => {
 
 export type HeaderList = ReadonlyArray<readonly [name: string, value: string]>
 
-const LINE_BREAK = /[\r\n]/
+// Two character searches: cheaper than a regular expression on every header of every response.
+const hasLineBreak = (text: string): boolean => text.includes("\n") || text.includes("\r")
 
 /**
  * Header lines joined as `\r\nname: value...`. uWS writes `name: value\r\n` per `writeHeader`, and a
@@ -52,7 +53,7 @@ export const joinHeaders = (headers: HeaderList): string => {
   let joined = ""
   for (let i = 0; i < headers.length; i++) {
     const [name, value] = headers[i]!
-    if (LINE_BREAK.test(name) || LINE_BREAK.test(value)) throw new Error(`header ${JSON.stringify(name)} has a line break`)
+    if (hasLineBreak(name) || hasLineBreak(value)) throw new Error(`header ${JSON.stringify(name)} has a line break`)
     joined += `\r\n${name}: ${value}`
   }
   return joined

@@ -11,7 +11,7 @@ import type { RouteHandler } from "./HttpServer.ts"
 import type { HttpLimits } from "./limits.ts"
 import { readBody } from "./readBody.ts"
 import { requestIdFor } from "./requestId.ts"
-import { HeaderBlock, type HeaderList, JSON_CONTENT_TYPE, writeResponse, writeWhenSettled } from "./respond.ts"
+import { HeaderBlock, type HeaderList, JSON_CONTENT_TYPE, type WriteOptions, writeResponse, writeWhenSettled } from "./respond.ts"
 import { codingFor, compressDynamic, type ContentCoding, MIN_COMPRESSED_BYTES, VARY_ACCEPT_ENCODING } from "./contentEncoding.ts"
 import { runMiddlewareChain } from "./middlewareChain.ts"
 import { runSyncOrFork, settledExit } from "./runEffect.ts"
@@ -95,6 +95,18 @@ export const serveRoute = (
     gzip: new HeaderBlock([...successHead, ["content-encoding", "gzip"], ...corsHeaders])
   }
 
+  function writeOk(
+    res: HttpResponse,
+    status: number,
+    request: ServedRequest,
+    headers: HeaderBlock,
+    bytes: string | Uint8Array,
+    options: WriteOptions | undefined
+  ): void {
+    writeResponse(res, status, request.id, headers, bytes, options)
+    meter?.record(status, request.startedAt)
+  }
+
   /**
    * A success body, compressed when the client accepts a coding and the body is worth it: a
    * `PreEncoded` body keeps its compressed copies (so one reused per projection version is
@@ -109,19 +121,16 @@ export const serveRoute = (
     extra: HeaderList
   ) => {
     const options = extra.length === 0 ? undefined : { extraHeaders: extra }
-    const write = (headers: HeaderBlock, bytes: string | Uint8Array) => {
-      writeResponse(res, status, request.id, headers, bytes, options)
-      meter?.record(status, request.startedAt)
-    }
     const size = value instanceof PreEncoded ? value.body.length : body.length
     const coding = size < MIN_COMPRESSED_BYTES ? undefined : codingFor(request.headers["accept-encoding"])
-    if (coding === undefined) return write(successHeaders, body)
+    // No closure per request here: a named one costs a `__name` call (tsx keeps names) on every read.
+    if (coding === undefined) return writeOk(res, status, request, successHeaders, body, options)
     const compressed = value instanceof PreEncoded ? value.coded(coding, COMPRESS[coding]) : compressDynamic(body, coding)
-    if (!(compressed instanceof Promise)) return write(codedHeaders[coding], compressed)
+    if (!(compressed instanceof Promise)) return writeOk(res, status, request, codedHeaders[coding], compressed, options)
     writeWhenSettled(res, compressed, (bytes) => {
       try {
-        if (bytes === undefined) write(successHeaders, body)
-        else write(codedHeaders[coding], bytes)
+        if (bytes === undefined) writeOk(res, status, request, successHeaders, body, options)
+        else writeOk(res, status, request, codedHeaders[coding], bytes, options)
       } catch (defect) {
         lastResort(res, request.id, request.startedAt, defect)
       }

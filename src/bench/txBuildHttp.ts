@@ -97,12 +97,12 @@ export const run = async (): Promise<Record<string, number>> => {
       const cpuBefore = cpuSecondsOf(child.pid!)
       const result = await postLoad({ port, connections: CONNECTIONS, total: REQUESTS, next: (i) => ({ path, body: body(users[i]!) }) })
       const serverCpuPerBuild = (cpuSecondsOf(child.pid!) - cpuBefore) / REQUESTS
-      figures[`HTTP ${label}: builds/s`] = result.requestsPerSecond
+      figures[`HTTP ${label}: builds/s (target >= 2000)`] = result.requestsPerSecond
       figures[`HTTP ${label}: server CPU us/build`] = Math.round(serverCpuPerBuild * 1e6)
       // What one idle core would sustain: steadier than builds/s on a shared machine.
       figures[`HTTP ${label}: builds per server CPU s`] = Math.round(1 / serverCpuPerBuild)
       figures[`HTTP ${label}: p50 ms`] = result.p50Ms
-      figures[`HTTP ${label}: p99 ms`] = result.p99Ms
+      figures[`HTTP ${label}: p99 ms (saturated: queueing by construction)`] = result.p99Ms
       figures[`HTTP ${label}: non-200 answers`] = result.non200
       // Latency at the target rate rather than at saturation (where it is queueing by construction).
       const paced = await postLoad({
@@ -113,7 +113,10 @@ export const run = async (): Promise<Record<string, number>> => {
         next: (i) => ({ path, body: body(users[REQUESTS + 2_000 + i]!) })
       })
       figures[`HTTP ${label}: at ${PACED_RATE}/s p50 ms`] = paced.p50Ms
-      figures[`HTTP ${label}: at ${PACED_RATE}/s p99 ms`] = paced.p99Ms
+      figures[`HTTP ${label}: at ${PACED_RATE}/s p99 ms (target <= 10)`] = paced.p99Ms
+      // Where a paced tail comes from: the same requests timed from their actual write, and how late the client wrote them.
+      figures[`HTTP ${label}: at ${PACED_RATE}/s p99 ms from the write`] = paced.p99FromWriteMs
+      figures[`HTTP ${label}: at ${PACED_RATE}/s client send lateness p99 ms`] = paced.sendLateP99Ms
       figures[`HTTP ${label}: at ${PACED_RATE}/s non-200 answers`] = paced.non200
     }
     return figures

@@ -36,6 +36,7 @@ import { IngestionLive } from "./ingestion.ts"
 import { ServeBannerLive } from "./serveBanner.ts"
 import { describeDatabaseFailure, describeListenFailure } from "./startupFailure.ts"
 import { keysConfig } from "../configKeys.ts"
+import { boundHeapGrowthForSandbox } from "./heapGrowth.ts"
 import { PartnerAuthLive, resolveSandboxPartnerKey, SandboxPartnerKeyLive } from "./partnerKeysServe.ts"
 import { ControlPlaneLive } from "./controlPlaneServe.ts"
 import { KeyUsageLive } from "../../layers/postgres/KeyUsageLive.ts"
@@ -98,6 +99,7 @@ type ServeConfig = Effect.Effect.Success<typeof serveConfig>
  */
 const gateway = (config: ServeConfig) => {
   const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing, sharedLimits } = config
+  if (Option.isNone(app.rpcUrl)) boundHeapGrowthForSandbox()
   const database = DatabaseLive({ url: app.databaseUrl, dataDir: app.dataDir })
   const onDatabase = <A, E, R>(layer: Layer.Layer<A, E, R>) => Layer.provide(layer, database)
   // quotas, build meters and WebSocket connections: in memory, or across instances (SHARED_LIMITS)

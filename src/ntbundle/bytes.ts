@@ -1,4 +1,8 @@
 import {
+  type Address,
+  assertByteArrayHasEnoughBytesForCodec,
+  assertIsAddress,
+  createCodec,
   type FixedSizeCodec,
   fixCodecSize,
   getBytesCodec,
@@ -6,6 +10,7 @@ import {
   type ReadonlyUint8Array,
   transformCodec
 } from "@solana/kit"
+import { addressBytesOf, addressTextOf } from "./addressBytes.ts"
 
 // Byte-level helpers shared by the ntbundle codecs: hex/base64 text forms, and the two Borsh
 // primitives that @solana/kit decodes more leniently than Borsh (and the on-chain program) does.
@@ -69,3 +74,25 @@ export const fixedBytesCodec = <TSize extends number>(size: TSize): FixedSizeCod
     },
     (value) => new Uint8Array(value)
   )
+
+/**
+ * A Borsh `pubkey` as an `Address`: what kit's `getAddressCodec()` reads and writes (same text,
+ * same errors for a bad address or too few bytes), through the shared address memos and the
+ * BigInt-free base58 instead of kit's BigInt base58, which dominated decoding events and accounts.
+ */
+export const addressCodec: FixedSizeCodec<Address, Address, 32> = createCodec({
+  fixedSize: 32,
+  write: (value: Address, bytes, offset) => {
+    const key = addressBytesOf(value)
+    if (key === null) {
+      assertIsAddress(value) // throws kit's error naming what is wrong with the text
+      throw new RangeError(`not a 32-byte address: ${value}`)
+    }
+    bytes.set(key, offset)
+    return offset + 32
+  },
+  read: (bytes, offset = 0) => {
+    assertByteArrayHasEnoughBytesForCodec("address", 32, bytes, offset)
+    return [addressTextOf(bytes.subarray(offset, offset + 32) as Uint8Array) as Address, offset + 32]
+  }
+})

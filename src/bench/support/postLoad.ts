@@ -11,6 +11,10 @@ export interface PostLoadResult {
   readonly requestsPerSecond: number
   readonly p50Ms: number
   readonly p99Ms: number
+  /** Paced: the p99 from each request's actual write (the client's own timer lateness left out). */
+  readonly p99FromWriteMs: number
+  /** Paced: how late the client wrote requests after they were due, p99 (its timers and event loop). */
+  readonly sendLateP99Ms: number
   readonly non200: number
 }
 
@@ -32,6 +36,8 @@ export const postLoad = async (options: {
 }): Promise<PostLoadResult> => {
   const dueAt = (index: number) => (options.ratePerSecond === undefined ? undefined : started + (index * 1000) / options.ratePerSecond)
   const latencies = new Float64Array(options.total)
+  const fromWrite = new Float64Array(options.total)
+  const late = new Float64Array(options.total)
   let issued = 0
   let done = 0
   let non200 = 0
@@ -42,6 +48,7 @@ export const postLoad = async (options: {
         const socket = net.connect({ port: options.port, host: "127.0.0.1", noDelay: true })
         let pending: Buffer = Buffer.alloc(0)
         let sentAt = 0
+        let writtenAt = 0
         let index = -1
         const send = () => {
           if (issued >= options.total) {
@@ -55,11 +62,15 @@ export const postLoad = async (options: {
           if (due !== undefined && due > now) {
             setTimeout(() => {
               // Timers may fire a little before `due` by this clock: then the latency runs from the write.
-              sentAt = Math.min(due, performance.now())
+              writtenAt = performance.now()
+              sentAt = Math.min(due, writtenAt)
+              late[index] = Math.max(0, writtenAt - due)
               socket.write(request(path, body))
             }, due - now)
           } else {
             sentAt = due ?? now
+            writtenAt = now
+            late[index] = due === undefined ? 0 : now - due
             socket.write(request(path, body))
           }
         }
@@ -72,7 +83,9 @@ export const postLoad = async (options: {
           const length = Number(CONTENT_LENGTH.exec(pending.toString("latin1", 0, end))?.[1] ?? 0)
           if (pending.length < end + 4 + length) return
           if (pending.toString("latin1", 9, 12) !== "200") non200++
-          latencies[index] = performance.now() - sentAt
+          const answeredAt = performance.now()
+          latencies[index] = answeredAt - sentAt
+          fromWrite[index] = answeredAt - writtenAt
           done++
           pending = pending.subarray(end + 4 + length)
           send()
@@ -81,7 +94,16 @@ export const postLoad = async (options: {
     )
   )
   const seconds = (performance.now() - started) / 1000
-  const sorted = [...latencies.subarray(0, done)].sort((a, b) => a - b)
-  const at = (p: number) => Number(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!.toFixed(3))
-  return { requestsPerSecond: Math.round(done / seconds), p50Ms: at(50), p99Ms: at(99), non200 }
+  const percentile = (values: Float64Array, p: number) => {
+    const sorted = values.subarray(0, done).slice().sort()
+    return Number(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!.toFixed(3))
+  }
+  return {
+    requestsPerSecond: Math.round(done / seconds),
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    p99FromWriteMs: percentile(fromWrite, 99),
+    sendLateP99Ms: percentile(late, 99),
+    non200
+  }
 }

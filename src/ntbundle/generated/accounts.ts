@@ -14,7 +14,6 @@
 // Vec<T> and [T; N] -> Array<T>. Field names are the IDL's snake_case names in camelCase.
 import type { Address, Codec } from "@solana/kit"
 import {
-  getAddressCodec,
   getArrayCodec,
   getBooleanCodec,
   getF32Codec,
@@ -26,7 +25,7 @@ import {
   getU64Codec,
   getU8Codec
 } from "@solana/kit"
-import { borshTagCodec, fixedBytesCodec } from "../bytes.ts"
+import { addressCodec, borshTagCodec, fixedBytesCodec } from "../bytes.ts"
 import { type AccountLayout, type FieldDescriptor, type ReferralTier, referralTierCodec } from "./types.ts"
 
 /** Account `Bundle`: data after the discriminator (at least 557 bytes on chain in total). */
@@ -70,10 +69,10 @@ export interface Bundle {
 
 export const bundleCodec: Codec<Bundle> = getStructCodec([
   ["name", fixedBytesCodec(32)],
-  ["manager", getAddressCodec()],
-  ["keeper", getAddressCodec()],
-  ["treasuryAccount", getAddressCodec()],
-  ["allocatedReceivers", getArrayCodec(getAddressCodec(), { size: getU32Codec(), requireSizePrefix: true })],
+  ["manager", addressCodec],
+  ["keeper", addressCodec],
+  ["treasuryAccount", addressCodec],
+  ["allocatedReceivers", getArrayCodec(addressCodec, { size: getU32Codec(), requireSizePrefix: true })],
   ["bundleUnderlyingBalance", getU64Codec()],
   ["maxDepositAmount", getU64Codec()],
   ["withdrawalDelay", getU64Codec()],
@@ -86,7 +85,7 @@ export const bundleCodec: Codec<Bundle> = getStructCodec([
   ["oracleBuffer", getU64Codec()],
   ["totalShares", getU128Codec()],
   ["assetPrecision", getU64Codec()],
-  ["assetAddress", getAddressCodec()],
+  ["assetAddress", addressCodec],
   ["assetDecimals", getU8Codec()],
   ["withdrawalTMin", getI64Codec()],
   ["withdrawalTMax", getI64Codec()],
@@ -173,7 +172,7 @@ export interface BundleMasterAccount {
 }
 
 export const bundleMasterAccountCodec: Codec<BundleMasterAccount> = getStructCodec([
-  ["admin", getAddressCodec()],
+  ["admin", addressCodec],
   ["padding", fixedBytesCodec(96)]
 ])
 
@@ -279,8 +278,8 @@ export interface ReferrerAccount {
 }
 
 export const referrerAccountCodec: Codec<ReferrerAccount> = getStructCodec([
-  ["bundle", getAddressCodec()],
-  ["referrer", getAddressCodec()],
+  ["bundle", addressCodec],
+  ["referrer", addressCodec],
   ["accruedPfeeShares", getU128Codec()],
   ["accruedMfeeShares", getU128Codec()],
   ["active", getBooleanCodec({ size: borshTagCodec })],
@@ -326,7 +325,7 @@ export interface Strategy {
 }
 
 export const strategyCodec: Codec<Strategy> = getStructCodec([
-  ["receiverAddress", getAddressCodec()],
+  ["receiverAddress", addressCodec],
   ["allocationBps", getU32Codec()],
   ["allowed", getBooleanCodec({ size: borshTagCodec })],
   ["padding", fixedBytesCodec(96)]
@@ -375,7 +374,7 @@ export interface UserBundleAccount {
 }
 
 export const userBundleAccountCodec: Codec<UserBundleAccount> = getStructCodec([
-  ["owner", getAddressCodec()],
+  ["owner", addressCodec],
   ["lastDepositTimestamp", getI64Codec()],
   ["shares", getU128Codec()],
   ["pendingDeposit", getU64Codec()],
@@ -399,9 +398,9 @@ export const userBundleAccountCodec: Codec<UserBundleAccount> = getStructCodec([
   ["customWithdrawalCurve", getF32Codec()],
   ["withdrawalTimingOverrideFlags", getU8Codec()],
   ["switchActive", getBooleanCodec({ size: borshTagCodec })],
-  ["switchTargetBundle", getAddressCodec()],
+  ["switchTargetBundle", addressCodec],
   ["switchCreatedAt", getI64Codec()],
-  ["referrer", getAddressCodec()],
+  ["referrer", addressCodec],
   ["padding", fixedBytesCodec(145)]
 ])
 

@@ -12,7 +12,6 @@
 // Vec<T> and [T; N] -> Array<T>. Field names are the IDL's snake_case names in camelCase.
 import type { Address, Codec } from "@solana/kit"
 import {
-  getAddressCodec,
   getArrayCodec,
   getBooleanCodec,
   getF32Codec,
@@ -25,7 +24,7 @@ import {
   getU64Codec,
   getU8Codec
 } from "@solana/kit"
-import { borshTagCodec } from "../bytes.ts"
+import { addressCodec, borshTagCodec } from "../bytes.ts"
 import { type FieldDescriptor, type Layout, type ReferralTier, referralTierCodec } from "./types.ts"
 
 /** Event `Allocated` (Anchor `emit!`): the data after the discriminator. */
@@ -44,11 +43,11 @@ export interface Allocated {
 }
 
 export const allocatedCodec: Codec<Allocated> = getStructCodec([
-  ["from", getAddressCodec()],
-  ["to", getAddressCodec()],
+  ["from", addressCodec],
+  ["to", addressCodec],
   ["amount", getU64Codec()],
   ["timestamp", getI64Codec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["bundleAccountKey", addressCodec],
   ["netAmount", getU64Codec()],
   ["sharePrice", getU128Codec()],
   ["userSharesBefore", getU128Codec()],
@@ -80,7 +79,7 @@ export interface AllocationsUpdated {
 }
 
 export const allocationsUpdatedCodec: Codec<AllocationsUpdated> = getStructCodec([
-  ["receiverAddress", getAddressCodec()],
+  ["receiverAddress", addressCodec],
   ["allocationBps", getU32Codec()]
 ])
 
@@ -143,7 +142,7 @@ export interface BundleCreatorAccountChanged {
 }
 
 export const bundleCreatorAccountChangedCodec: Codec<BundleCreatorAccountChanged> = getStructCodec([
-  ["creator", getAddressCodec()],
+  ["creator", addressCodec],
   ["allowed", getBooleanCodec({ size: borshTagCodec })]
 ])
 
@@ -160,7 +159,7 @@ export interface BundleDepositorInitialized {
 }
 
 export const bundleDepositorInitializedCodec: Codec<BundleDepositorInitialized> = getStructCodec([
-  ["bundleDepositor", getAddressCodec()]
+  ["bundleDepositor", addressCodec]
 ])
 
 export const BUNDLE_DEPOSITOR_INITIALIZED_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -175,7 +174,7 @@ export interface BundleMasterAccountInitialized {
 }
 
 export const bundleMasterAccountInitializedCodec: Codec<BundleMasterAccountInitialized> = getStructCodec([
-  ["admin", getAddressCodec()]
+  ["admin", addressCodec]
 ])
 
 export const BUNDLE_MASTER_ACCOUNT_INITIALIZED_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -190,7 +189,7 @@ export interface BundleMasterAdminChanged {
 }
 
 export const bundleMasterAdminChangedCodec: Codec<BundleMasterAdminChanged> = getStructCodec([
-  ["newAdmin", getAddressCodec()]
+  ["newAdmin", addressCodec]
 ])
 
 export const BUNDLE_MASTER_ADMIN_CHANGED_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -220,9 +219,9 @@ export interface BundleSwitchCompleted {
 }
 
 export const bundleSwitchCompletedCodec: Codec<BundleSwitchCompleted> = getStructCodec([
-  ["user", getAddressCodec()],
-  ["sourceBundle", getAddressCodec()],
-  ["targetBundle", getAddressCodec()],
+  ["user", addressCodec],
+  ["sourceBundle", addressCodec],
+  ["targetBundle", addressCodec],
   ["sharesRedeemed", getU128Codec()],
   ["grossRedemption", getU64Codec()],
   ["netToDestination", getU64Codec()],
@@ -274,9 +273,9 @@ export interface BundleSwitchFallbackToWallet {
 }
 
 export const bundleSwitchFallbackToWalletCodec: Codec<BundleSwitchFallbackToWallet> = getStructCodec([
-  ["user", getAddressCodec()],
-  ["sourceBundle", getAddressCodec()],
-  ["targetBundle", getAddressCodec()],
+  ["user", addressCodec],
+  ["sourceBundle", addressCodec],
+  ["targetBundle", addressCodec],
   ["sharesRedeemed", getU128Codec()],
   ["grossRedemption", getU64Codec()],
   ["netToWallet", getU64Codec()],
@@ -316,9 +315,9 @@ export interface BundleSwitchRequested {
 }
 
 export const bundleSwitchRequestedCodec: Codec<BundleSwitchRequested> = getStructCodec([
-  ["user", getAddressCodec()],
-  ["sourceBundle", getAddressCodec()],
-  ["targetBundle", getAddressCodec()],
+  ["user", addressCodec],
+  ["sourceBundle", addressCodec],
+  ["targetBundle", addressCodec],
   ["sharesAmount", getU128Codec()],
   ["estimatedGrossRedemption", getU64Codec()],
   ["estimatedNetToDestination", getU64Codec()],
@@ -353,7 +352,7 @@ export interface ChangedCoreParams {
 }
 
 export const changedCoreParamsCodec: Codec<ChangedCoreParams> = getStructCodec([
-  ["treasury", getAddressCodec()],
+  ["treasury", addressCodec],
   ["depositFee", getU32Codec()],
   ["withdrawalFee", getU32Codec()],
   ["performanceFee", getU32Codec()],
@@ -394,8 +393,8 @@ export const chargedFeesToUserCodec: Codec<ChargedFeesToUser> = getStructCodec([
   ["managementFeeShares", getU128Codec()],
   ["performanceFeeShares", getU128Codec()],
   ["sharePrice", getU128Codec()],
-  ["bundleAccountKey", getAddressCodec()],
-  ["user", getAddressCodec()],
+  ["bundleAccountKey", addressCodec],
+  ["user", addressCodec],
   ["userSharesAfter", getU128Codec()],
   ["managerPfeeSharesAfter", getU128Codec()],
   ["managerMfeeSharesAfter", getU128Codec()],
@@ -460,15 +459,15 @@ export interface DepositRequested {
 }
 
 export const depositRequestedCodec: Codec<DepositRequested> = getStructCodec([
-  ["user", getAddressCodec()],
+  ["user", addressCodec],
   ["amount", getU64Codec()],
   ["timestamp", getI64Codec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["bundleAccountKey", addressCodec],
   ["toppingUp", getBooleanCodec({ size: borshTagCodec })],
   ["grossAmount", getU64Codec()],
   ["feeAmount", getU64Codec()],
   ["netAmount", getU64Codec()],
-  ["assetMint", getAddressCodec()]
+  ["assetMint", addressCodec]
 ])
 
 export const DEPOSIT_REQUESTED_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -495,8 +494,8 @@ export interface DepositedToDriftVault {
 
 export const depositedToDriftVaultCodec: Codec<DepositedToDriftVault> = getStructCodec([
   ["amount", getU64Codec()],
-  ["from", getAddressCodec()],
-  ["to", getAddressCodec()],
+  ["from", addressCodec],
+  ["to", addressCodec],
   ["timestamp", getI64Codec()]
 ])
 
@@ -519,8 +518,8 @@ export interface DistributedToReceivers {
 
 export const distributedToReceiversCodec: Codec<DistributedToReceivers> = getStructCodec([
   ["amount", getU64Codec()],
-  ["from", getAddressCodec()],
-  ["receiver", getAddressCodec()],
+  ["from", addressCodec],
+  ["receiver", addressCodec],
   ["timestamp", getI64Codec()]
 ])
 
@@ -579,7 +578,7 @@ export interface DustSharesBurned {
 export const dustSharesBurnedCodec: Codec<DustSharesBurned> = getStructCodec([
   ["amount", getU128Codec()],
   ["timestamp", getI64Codec()],
-  ["bundleAccountKey", getAddressCodec()]
+  ["bundleAccountKey", addressCodec]
 ])
 
 export const DUST_SHARES_BURNED_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -598,9 +597,9 @@ export interface InitializedNewVaultDepositor {
 }
 
 export const initializedNewVaultDepositorCodec: Codec<InitializedNewVaultDepositor> = getStructCodec([
-  ["vault", getAddressCodec()],
-  ["vaultDepositor", getAddressCodec()],
-  ["keeper", getAddressCodec()]
+  ["vault", addressCodec],
+  ["vaultDepositor", addressCodec],
+  ["keeper", addressCodec]
 ])
 
 export const INITIALIZED_NEW_VAULT_DEPOSITOR_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -617,7 +616,7 @@ export interface InitializedReceivers {
 }
 
 export const initializedReceiversCodec: Codec<InitializedReceivers> = getStructCodec([
-  ["manager", getAddressCodec()]
+  ["manager", addressCodec]
 ])
 
 export const INITIALIZED_RECEIVERS_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -632,7 +631,7 @@ export interface InitializedVault {
 }
 
 export const initializedVaultCodec: Codec<InitializedVault> = getStructCodec([
-  ["manager", getAddressCodec()]
+  ["manager", addressCodec]
 ])
 
 export const INITIALIZED_VAULT_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -654,7 +653,7 @@ export interface ManagerWithdrawal {
 export const managerWithdrawalCodec: Codec<ManagerWithdrawal> = getStructCodec([
   ["managerShares", getU128Codec()],
   ["redemptionAmount", getU64Codec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["bundleAccountKey", addressCodec],
   ["totalSharesAfter", getU128Codec()],
   ["managerPfeeSharesAfter", getU128Codec()],
   ["managerMfeeSharesAfter", getU128Codec()]
@@ -692,7 +691,7 @@ export const managerWithdrawalWithSplitCodec: Codec<ManagerWithdrawalWithSplit> 
   ["partnerMfeeShares", getU128Codec()],
   ["managerRedemptionAmount", getU64Codec()],
   ["partnerRedemptionAmount", getU64Codec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["bundleAccountKey", addressCodec],
   ["totalSharesAfter", getU128Codec()],
   ["managerPfeeSharesAfter", getU128Codec()],
   ["managerMfeeSharesAfter", getU128Codec()]
@@ -736,7 +735,7 @@ export interface MinDepositAmountSet {
 
 export const minDepositAmountSetCodec: Codec<MinDepositAmountSet> = getStructCodec([
   ["minDepositAmount", getU64Codec()],
-  ["bundleAccountKey", getAddressCodec()]
+  ["bundleAccountKey", addressCodec]
 ])
 
 export const MIN_DEPOSIT_AMOUNT_SET_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -754,7 +753,7 @@ export interface NettingCompleted {
 
 export const nettingCompletedCodec: Codec<NettingCompleted> = getStructCodec([
   ["timestamp", getI64Codec()],
-  ["bundleAccountKey", getAddressCodec()]
+  ["bundleAccountKey", addressCodec]
 ])
 
 export const NETTING_COMPLETED_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -770,7 +769,7 @@ export interface NewKeeperSet {
 }
 
 export const newKeeperSetCodec: Codec<NewKeeperSet> = getStructCodec([
-  ["keeper", getAddressCodec()]
+  ["keeper", addressCodec]
 ])
 
 export const NEW_KEEPER_SET_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -785,7 +784,7 @@ export interface NewManagerSet {
 }
 
 export const newManagerSetCodec: Codec<NewManagerSet> = getStructCodec([
-  ["manager", getAddressCodec()]
+  ["manager", addressCodec]
 ])
 
 export const NEW_MANAGER_SET_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -849,7 +848,7 @@ export interface OracleUpdated {
 
 export const oracleUpdatedCodec: Codec<OracleUpdated> = getStructCodec([
   ["averageExternalEquity", getU64Codec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["bundleAccountKey", addressCodec],
   ["totalShares", getU128Codec()],
   ["bundleUnderlyingBalance", getU64Codec()]
 ])
@@ -871,7 +870,7 @@ export interface PausedDepositsWithdrawals {
 
 export const pausedDepositsWithdrawalsCodec: Codec<PausedDepositsWithdrawals> = getStructCodec([
   ["paused", getBooleanCodec({ size: borshTagCodec })],
-  ["bundleAccountKey", getAddressCodec()]
+  ["bundleAccountKey", addressCodec]
 ])
 
 export const PAUSED_DEPOSITS_WITHDRAWALS_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -899,12 +898,12 @@ export interface Redeemed {
 }
 
 export const redeemedCodec: Codec<Redeemed> = getStructCodec([
-  ["from", getAddressCodec()],
-  ["to", getAddressCodec()],
+  ["from", addressCodec],
+  ["to", addressCodec],
   ["netAmount", getU64Codec()],
   ["feeAmount", getU64Codec()],
   ["timestamp", getI64Codec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["bundleAccountKey", addressCodec],
   ["grossAmount", getU64Codec()],
   ["sharePrice", getU128Codec()],
   ["userSharesBefore", getU128Codec()],
@@ -948,9 +947,9 @@ export interface ReferralFeesAccrued {
 }
 
 export const referralFeesAccruedCodec: Codec<ReferralFeesAccrued> = getStructCodec([
-  ["user", getAddressCodec()],
-  ["referrer", getAddressCodec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["user", addressCodec],
+  ["referrer", addressCodec],
+  ["bundleAccountKey", addressCodec],
   ["referrerPfeeShares", getU128Codec()],
   ["referrerMfeeShares", getU128Codec()],
   ["accruedPfeeSharesAfter", getU128Codec()],
@@ -985,8 +984,8 @@ export interface ReferralTierConfigSet {
 }
 
 export const referralTierConfigSetCodec: Codec<ReferralTierConfigSet> = getStructCodec([
-  ["manager", getAddressCodec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["manager", addressCodec],
+  ["bundleAccountKey", addressCodec],
   ["tierCount", getU8Codec()],
   ["referralTiers", getArrayCodec(referralTierCodec, { size: getU32Codec(), requireSizePrefix: true })],
   ["timestamp", getI64Codec()]
@@ -1012,9 +1011,9 @@ export interface ReferrerActiveSet {
 }
 
 export const referrerActiveSetCodec: Codec<ReferrerActiveSet> = getStructCodec([
-  ["manager", getAddressCodec()],
-  ["referrer", getAddressCodec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["manager", addressCodec],
+  ["referrer", addressCodec],
+  ["bundleAccountKey", addressCodec],
   ["active", getBooleanCodec({ size: borshTagCodec })],
   ["timestamp", getI64Codec()]
 ])
@@ -1039,8 +1038,8 @@ export interface ReferrerConfigSet {
 }
 
 export const referrerConfigSetCodec: Codec<ReferrerConfigSet> = getStructCodec([
-  ["manager", getAddressCodec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["manager", addressCodec],
+  ["bundleAccountKey", addressCodec],
   ["referrerEnabled", getBooleanCodec({ size: borshTagCodec })],
   ["referrerMinDepositAmount", getU64Codec()],
   ["timestamp", getI64Codec()]
@@ -1070,9 +1069,9 @@ export interface ReferrerRateOverrideSet {
 }
 
 export const referrerRateOverrideSetCodec: Codec<ReferrerRateOverrideSet> = getStructCodec([
-  ["manager", getAddressCodec()],
-  ["referrer", getAddressCodec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["manager", addressCodec],
+  ["referrer", addressCodec],
+  ["bundleAccountKey", addressCodec],
   ["overrideMask", getU8Codec()],
   ["previousFlags", getU8Codec()],
   ["newFlags", getU8Codec()],
@@ -1103,8 +1102,8 @@ export interface ReferrerRegistered {
 }
 
 export const referrerRegisteredCodec: Codec<ReferrerRegistered> = getStructCodec([
-  ["referrer", getAddressCodec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["referrer", addressCodec],
+  ["bundleAccountKey", addressCodec],
   ["timestamp", getI64Codec()]
 ])
 
@@ -1128,8 +1127,8 @@ export interface ReferrerWithdrawalProcessed {
 }
 
 export const referrerWithdrawalProcessedCodec: Codec<ReferrerWithdrawalProcessed> = getStructCodec([
-  ["referrer", getAddressCodec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["referrer", addressCodec],
+  ["bundleAccountKey", addressCodec],
   ["sharesRedeemed", getU128Codec()],
   ["redemptionAmount", getU64Codec()],
   ["timestamp", getI64Codec()],
@@ -1160,8 +1159,8 @@ export interface ReferrerWithdrawalRequested {
 }
 
 export const referrerWithdrawalRequestedCodec: Codec<ReferrerWithdrawalRequested> = getStructCodec([
-  ["referrer", getAddressCodec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["referrer", addressCodec],
+  ["bundleAccountKey", addressCodec],
   ["shares", getU128Codec()],
   ["estimatedPendingWithdrawalValue", getU64Codec()],
   ["cooldownEndTimestamp", getI64Codec()],
@@ -1187,7 +1186,7 @@ export interface Refilled {
 }
 
 export const refilledCodec: Codec<Refilled> = getStructCodec([
-  ["from", getAddressCodec()],
+  ["from", addressCodec],
   ["refillValue", getU64Codec()],
   ["timestamp", getI64Codec()]
 ])
@@ -1210,10 +1209,10 @@ export interface RefundedDeposit {
 }
 
 export const refundedDepositCodec: Codec<RefundedDeposit> = getStructCodec([
-  ["user", getAddressCodec()],
+  ["user", addressCodec],
   ["amount", getU64Codec()],
   ["timestamp", getI64Codec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["bundleAccountKey", addressCodec],
   ["referredNetDepositsAfter", getNullableCodec(getI128Codec(), { prefix: borshTagCodec })]
 ])
 
@@ -1237,8 +1236,8 @@ export interface RequestedWithdrawalToDriftVault {
 
 export const requestedWithdrawalToDriftVaultCodec: Codec<RequestedWithdrawalToDriftVault> = getStructCodec([
   ["amount", getU64Codec()],
-  ["from", getAddressCodec()],
-  ["to", getAddressCodec()],
+  ["from", addressCodec],
+  ["to", addressCodec],
   ["timestamp", getI64Codec()]
 ])
 
@@ -1258,7 +1257,7 @@ export interface StrategyAdded {
 }
 
 export const strategyAddedCodec: Codec<StrategyAdded> = getStructCodec([
-  ["receiverAddress", getAddressCodec()],
+  ["receiverAddress", addressCodec],
   ["allocationBps", getU32Codec()]
 ])
 
@@ -1275,7 +1274,7 @@ export interface StrategyEnabled {
 }
 
 export const strategyEnabledCodec: Codec<StrategyEnabled> = getStructCodec([
-  ["receiverAddress", getAddressCodec()]
+  ["receiverAddress", addressCodec]
 ])
 
 export const STRATEGY_ENABLED_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -1290,7 +1289,7 @@ export interface StrategyRemoved {
 }
 
 export const strategyRemovedCodec: Codec<StrategyRemoved> = getStructCodec([
-  ["receiverAddress", getAddressCodec()]
+  ["receiverAddress", addressCodec]
 ])
 
 export const STRATEGY_REMOVED_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -1308,9 +1307,9 @@ export interface UserBundleAccountClosed {
 }
 
 export const userBundleAccountClosedCodec: Codec<UserBundleAccountClosed> = getStructCodec([
-  ["user", getAddressCodec()],
-  ["bundleAccountKey", getAddressCodec()],
-  ["userBundleAccountKey", getAddressCodec()],
+  ["user", addressCodec],
+  ["bundleAccountKey", addressCodec],
+  ["userBundleAccountKey", addressCodec],
   ["referredNetDepositsAfter", getNullableCodec(getI128Codec(), { prefix: borshTagCodec })]
 ])
 
@@ -1335,9 +1334,9 @@ export interface UserFeeOverrideCleared {
 }
 
 export const userFeeOverrideClearedCodec: Codec<UserFeeOverrideCleared> = getStructCodec([
-  ["manager", getAddressCodec()],
-  ["user", getAddressCodec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["manager", addressCodec],
+  ["user", addressCodec],
+  ["bundleAccountKey", addressCodec],
   ["clearMask", getU8Codec()],
   ["previousFlags", getU8Codec()],
   ["newFlags", getU8Codec()],
@@ -1372,9 +1371,9 @@ export interface UserFeeOverrideSet {
 }
 
 export const userFeeOverrideSetCodec: Codec<UserFeeOverrideSet> = getStructCodec([
-  ["manager", getAddressCodec()],
-  ["user", getAddressCodec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["manager", addressCodec],
+  ["user", addressCodec],
+  ["bundleAccountKey", addressCodec],
   ["overrideMask", getU8Codec()],
   ["previousFlags", getU8Codec()],
   ["newFlags", getU8Codec()],
@@ -1414,9 +1413,9 @@ export interface UserReferrerSet {
 }
 
 export const userReferrerSetCodec: Codec<UserReferrerSet> = getStructCodec([
-  ["user", getAddressCodec()],
-  ["referrer", getAddressCodec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["user", addressCodec],
+  ["referrer", addressCodec],
+  ["bundleAccountKey", addressCodec],
   ["referralPfeeBps", getU32Codec()],
   ["referralMfeeBps", getU32Codec()],
   ["timestamp", getI64Codec()],
@@ -1447,9 +1446,9 @@ export interface UserWithdrawalTimingOverrideCleared {
 }
 
 export const userWithdrawalTimingOverrideClearedCodec: Codec<UserWithdrawalTimingOverrideCleared> = getStructCodec([
-  ["manager", getAddressCodec()],
-  ["user", getAddressCodec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["manager", addressCodec],
+  ["user", addressCodec],
+  ["bundleAccountKey", addressCodec],
   ["clearMask", getU8Codec()],
   ["previousFlags", getU8Codec()],
   ["newFlags", getU8Codec()],
@@ -1484,9 +1483,9 @@ export interface UserWithdrawalTimingOverrideSet {
 }
 
 export const userWithdrawalTimingOverrideSetCodec: Codec<UserWithdrawalTimingOverrideSet> = getStructCodec([
-  ["manager", getAddressCodec()],
-  ["user", getAddressCodec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["manager", addressCodec],
+  ["user", addressCodec],
+  ["bundleAccountKey", addressCodec],
   ["overrideMask", getU8Codec()],
   ["previousFlags", getU8Codec()],
   ["newFlags", getU8Codec()],
@@ -1519,7 +1518,7 @@ export interface VaultNeutralFeeIncrementerSet {
 }
 
 export const vaultNeutralFeeIncrementerSetCodec: Codec<VaultNeutralFeeIncrementerSet> = getStructCodec([
-  ["neutralFeeIncrementer", getAddressCodec()]
+  ["neutralFeeIncrementer", addressCodec]
 ])
 
 export const VAULT_NEUTRAL_FEE_INCREMENTER_SET_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -1562,12 +1561,12 @@ export interface WithdrawalRequested {
 }
 
 export const withdrawalRequestedCodec: Codec<WithdrawalRequested> = getStructCodec([
-  ["user", getAddressCodec()],
+  ["user", addressCodec],
   ["amount", getU128Codec()],
   ["timestamp", getI64Codec()],
   ["cooldownPeriod", getI64Codec()],
   ["estimatedPendingWithdrawalValue", getU64Codec()],
-  ["bundleAccountKey", getAddressCodec()],
+  ["bundleAccountKey", addressCodec],
   ["cooldownEndTimestamp", getI64Codec()],
   ["estimatedNetAmount", getU64Codec()]
 ])
@@ -1595,8 +1594,8 @@ export interface WithdrawnFromDriftVault {
 
 export const withdrawnFromDriftVaultCodec: Codec<WithdrawnFromDriftVault> = getStructCodec([
   ["amount", getU64Codec()],
-  ["from", getAddressCodec()],
-  ["to", getAddressCodec()],
+  ["from", addressCodec],
+  ["to", addressCodec],
   ["timestamp", getI64Codec()]
 ])
 

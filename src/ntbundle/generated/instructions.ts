@@ -13,7 +13,6 @@
 // Vec<T> and [T; N] -> Array<T>. Field names are the IDL's snake_case names in camelCase.
 import type { Address, Codec } from "@solana/kit"
 import {
-  getAddressCodec,
   getArrayCodec,
   getBooleanCodec,
   getF32Codec,
@@ -24,7 +23,7 @@ import {
   getU64Codec,
   getU8Codec
 } from "@solana/kit"
-import { borshTagCodec, fixedBytesCodec } from "../bytes.ts"
+import { addressCodec, borshTagCodec, fixedBytesCodec } from "../bytes.ts"
 import { type FieldDescriptor, type Layout, type ReferralTier, referralTierCodec } from "./types.ts"
 
 /** Arguments of instruction `add_strategy`, in data order after the discriminator. */
@@ -57,7 +56,7 @@ export interface ChangeBundleMasterAdminArgs {
 }
 
 export const changeBundleMasterAdminArgsCodec: Codec<ChangeBundleMasterAdminArgs> = getStructCodec([
-  ["newAdmin", getAddressCodec()]
+  ["newAdmin", addressCodec]
 ])
 
 export const CHANGE_BUNDLE_MASTER_ADMIN_ARGS_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -72,7 +71,7 @@ export interface ChangeManagerArgs {
 }
 
 export const changeManagerArgsCodec: Codec<ChangeManagerArgs> = getStructCodec([
-  ["newManager", getAddressCodec()]
+  ["newManager", addressCodec]
 ])
 
 export const CHANGE_MANAGER_ARGS_FIELDS: ReadonlyArray<FieldDescriptor> = [
@@ -172,7 +171,7 @@ export interface InitializeBundleArgs {
 
 export const initializeBundleArgsCodec: Codec<InitializeBundleArgs> = getStructCodec([
   ["name", fixedBytesCodec(32)],
-  ["keeper", getAddressCodec()],
+  ["keeper", addressCodec],
   ["depositFee", getU32Codec()],
   ["withdrawalFee", getU32Codec()],
   ["performanceFee", getU32Codec()],
@@ -475,7 +474,7 @@ export interface SetFeesArgs {
 }
 
 export const setFeesArgsCodec: Codec<SetFeesArgs> = getStructCodec([
-  ["treasury", getAddressCodec()],
+  ["treasury", addressCodec],
   ["depositFee", getU32Codec()],
   ["withdrawalFee", getU32Codec()],
   ["performanceFee", getU32Codec()],
@@ -498,7 +497,7 @@ export interface SetKeeperArgs {
 }
 
 export const setKeeperArgsCodec: Codec<SetKeeperArgs> = getStructCodec([
-  ["newkeeper", getAddressCodec()]
+  ["newkeeper", addressCodec]
 ])
 
 export const SET_KEEPER_ARGS_FIELDS: ReadonlyArray<FieldDescriptor> = [

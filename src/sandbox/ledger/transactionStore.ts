@@ -1,4 +1,5 @@
 import type { TransactionError } from "../runtime/errors.ts"
+import { StringPool } from "./stringPool.ts"
 
 /** A token balance row of `meta.preTokenBalances` / `postTokenBalances`. */
 export interface TokenBalance {
@@ -35,6 +36,10 @@ export interface TransactionRecord {
 
 export type NewTransactionRecord = Omit<TransactionRecord, "sequence">
 
+const DATA_LINE = "Program data: "
+/** Distinct strings pooled per store: the scenario's keys and log lines, with room to spare. */
+const POOL_CAPACITY = 200_000
+
 /**
  * Landed transactions by signature, and per address the list of transactions that mention it,
  * oldest first (getSignaturesForAddress walks it backwards).
@@ -49,6 +54,7 @@ export class TransactionStore {
   private readonly landingOrder: TransactionRecord[] = []
   private landingOrderStart = 0
   private nextSequence = 0
+  private readonly strings = new StringPool(POOL_CAPACITY)
 
   constructor(private readonly retention: number) {}
 
@@ -61,7 +67,7 @@ export class TransactionStore {
   }
 
   add(input: NewTransactionRecord): TransactionRecord {
-    const record: TransactionRecord = { ...input, sequence: this.nextSequence++ }
+    const record = this.recordOf(input, this.nextSequence++)
     this.bySignature.set(record.signature, record)
     this.landingOrder.push(record)
     for (const address of new Set(record.accountKeys)) {
@@ -100,6 +106,42 @@ export class TransactionStore {
       if (record.slot <= options.maxSlot) out.push(record)
     }
     return out
+  }
+
+  /**
+   * The record, every field written in one order (one object shape for all records: a spread of
+   * inputs built in different places gave each record a shape of its own, tens of MB over a
+   * history), with its repeated strings pooled (event data lines are unique: kept as they are).
+   */
+  private recordOf(input: NewTransactionRecord, sequence: number): TransactionRecord {
+    const intern = (text: string) => this.strings.intern(text)
+    const balance = (row: TokenBalance): TokenBalance => ({
+      accountIndex: row.accountIndex,
+      mint: intern(row.mint),
+      owner: intern(row.owner),
+      programId: intern(row.programId),
+      amount: row.amount,
+      decimals: row.decimals
+    })
+    return {
+      signature: input.signature,
+      sequence,
+      slot: input.slot,
+      blockTime: input.blockTime,
+      wireBytes: input.wireBytes,
+      version: input.version,
+      accountKeys: input.accountKeys.map(intern),
+      err: input.err,
+      logs: input.logs.map((line) => (line.startsWith(DATA_LINE) ? line : intern(line))),
+      fee: input.fee,
+      computeUnitsConsumed: input.computeUnitsConsumed,
+      preBalances: input.preBalances,
+      postBalances: input.postBalances,
+      preTokenBalances: input.preTokenBalances.map(balance),
+      postTokenBalances: input.postTokenBalances.map(balance),
+      memo: input.memo,
+      computeUnitPrice: input.computeUnitPrice
+    }
   }
 
   private lastIndexBelow(list: ReadonlyArray<TransactionRecord>, sequence: number): number {
