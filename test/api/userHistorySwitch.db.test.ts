@@ -16,7 +16,7 @@ import { UsersApi } from "../../src/api/users/UsersApi.ts"
 import { UsersHandlersLive } from "../../src/api/users/UsersHandlers.ts"
 import { addUtcDays, utcDayEnd, utcDayOf } from "../../src/domain/history/utcDay.ts"
 import { eventsFromLogs, type NtEvent } from "../../src/ntbundle/events.ts"
-import { applyFeesToUserIx, netPendingTransactionsIx, processDepositIx, processSwitchIx, updateOracleIx } from "../../src/ntbundle/ix/keeper.ts"
+import { applyFeesToUserIx, netPendingTransactionsIx, processDepositIx, processSwitchIx, processWithdrawalIx, refundDepositIx, updateOracleIx } from "../../src/ntbundle/ix/keeper.ts"
 import { initializeBundleDepositorIx, requestBundleSwitchIx } from "../../src/ntbundle/ix/user.ts"
 import { NTBUNDLE_PROGRAM_ID } from "../../src/ntbundle/programs.ts"
 import type { SendOutcome } from "../../src/sandbox/runtime/processor.ts"
@@ -60,7 +60,7 @@ const SWITCH_EVENTS = ["BundleSwitchRequested", "BundleSwitchCompleted", "Bundle
 /** Events whose vault is `bundleAccountKey`. */
 const OWN_VAULT_EVENTS = ["DepositRequested", "Allocated", "RefundedDeposit", "WithdrawalRequested", "Redeemed", "ChargedFeesToUser"]
 
-describe("user datasets over a switch between two vaults of one mint, against the sandbox chain", () => {
+describe("user datasets over deposits, a refund, fees, a withdrawal and a switch between two vaults of one mint, against the sandbox chain", () => {
   it.live("the feed lists the switch once each; both positions' last closed day is the chain's; earnings are the chain's value change less flows, per vault and across", () =>
     Effect.gen(function*() {
       const sandbox = yield* scenarioSandbox(scenario)
@@ -130,21 +130,28 @@ describe("user datasets over a switch between two vaults of one mint, against th
         keeperSend(netPendingTransactionsIx(keeperTarget(bundle)))
         keeperSend(processDepositIx({ ...keeperTarget(bundle), owner: A }))
       }
+      // ... and a second deposit into the source is refunded
+      record(actions.deposit(alice.keypair, vault(S), 20n * unit))
+      keeperSend(netPendingTransactionsIx(keeperTarget(S)))
+      keeperSend(refundDepositIx({ ...keeperTarget(S), owner: A }))
       const day1 = today()
       snapshot()
-      // Day 2: both vaults gain; Alice is charged fees in the source and asks to switch half her shares.
+      // Day 2: both vaults gain; Alice is charged fees in the source, asks to switch half her shares
+      // and to withdraw part of her target position.
       nextDay()
       gain(S, 40n)
       gain(T, 80n)
       keeperSend(applyFeesToUserIx({ ...keeperTarget(S), owner: A }))
       const switched = actions.position(A, S)!.shares / 2n
       send(alice.keypair, requestBundleSwitchIx({ program: NTBUNDLE_PROGRAM_ID, bundle: S, user: A, targetBundle: T, sharesAmount: switched }))
+      record(actions.withdraw(alice.keypair, vault(T), { amount: 10n * unit }))
       const day2 = today()
       snapshot()
-      // Day 3: the switch completes (the net lands as the target's pending deposit), the target
+      // Day 3: the withdrawal is paid; the switch completes (the net lands as the target's pending deposit), the target
       // allocates it; fees are charged in both vaults after it, so each day closes on a price the
       // program applied to the position.
       nextDay()
+      keeperSend(processWithdrawalIx({ ...keeperTarget(T), owner: A, treasury: vault(T).bundle.treasuryAccount as Address }))
       keeperSend(processSwitchIx({
         ...keeperTarget(S), owner: A, treasury: vault(S).bundle.treasuryAccount as Address, targetBundle: T, targetTreasury: vault(T).bundle.treasuryAccount as Address
       }))
@@ -230,6 +237,10 @@ describe("user datasets over a switch between two vaults of one mint, against th
         expect([...ownKeys].sort()).toEqual(userEvents.filter((e) => vaultOfEvent(e).includes(bundle)).map(keyOf).sort())
         expect(own.filter((entry: any) => entry.type.startsWith("switch")).map((entry: any) => entry.type).sort()).toEqual(["switchCompleted", "switchRequested"])
       }
+      expect(feed.map((entry) => entry.type).sort()).toEqual([
+        "depositProcessed", "depositProcessed", "depositProcessed", "depositRefunded", "depositRequested", "depositRequested", "depositRequested",
+        "feesCharged", "feesCharged", "feesCharged", "switchCompleted", "switchRequested", "withdrawalProcessed", "withdrawalRequested"
+      ])
 
       // 2. Position history: each vault's last closed day is the chain's position at its close.
       /** A vault's closing share price of a day: the last price the program applied in it up to the day's end. */
@@ -281,7 +292,9 @@ describe("user datasets over a switch between two vaults of one mint, against th
           return sum
         }, 0n)
       const earnedIn = (bundle: string) => valueAt(bundle, day3) - valueAt(bundle, day1) - flowsOf(bundle)
-      expect(flowsOf(T)).toBe(completion.data.netCreditedToDestination)
+      const redeemed = emitted.find(({ event }) => event.name === "Redeemed")!.event as Extract<NtEvent, { name: "Redeemed" }>
+      expect(redeemed.data.bundleAccountKey).toBe(T)
+      expect(flowsOf(T)).toBe(completion.data.netCreditedToDestination - redeemed.data.grossAmount)
       expect(flowsOf(S)).toBe(-completion.data.grossRedemption)
       const positions: Array<any> = []
       for (const bundle of [S, T]) {
@@ -312,7 +325,8 @@ describe("user datasets over a switch between two vaults of one mint, against th
       expect(capital.byVault.get(S)!.withdrawn).toBe((yield* sumOf("Redeemed", "grossAmount", S)) + completion.data.grossRedemption)
       expect(yield* sumOf("Allocated", "netAmount", T)).toBeGreaterThanOrEqual(40n * unit - 40n * unit * 40n / 10_000n + completion.data.netCreditedToDestination)
 
-      // across vaults the switch is not a flow out: what left the source, less the two fees, came into the target
-      expect(flowsOf(S) + flowsOf(T)).toBe(-(completion.data.withdrawalFeeA + completion.data.depositFeeB))
+      // across vaults the switch is not a flow out: what left the source, less the two fees, came
+      // into the target (the only flow out is the withdrawal)
+      expect(flowsOf(S) + flowsOf(T)).toBe(-(completion.data.withdrawalFeeA + completion.data.depositFeeB) - redeemed.data.grossAmount)
     }).pipe(Effect.scoped), 240_000)
 })
