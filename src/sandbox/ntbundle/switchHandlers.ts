@@ -80,6 +80,12 @@ const PROCESS_ACCOUNTS = [
   fixed("system_program", SYSTEM_PROGRAM_ID)
 ] as const
 
+/** The source's accounts all passed but some of the target's missing (SwitchTargetAccountsMissing; inferred from its name). */
+const requireTargetAccounts = (context: Parameters<typeof openBundle>[0], sourceCount: number, total: number): void => {
+  const passed = context.instruction.accounts.length
+  ensure(passed < sourceCount || passed >= total, "SwitchTargetAccountsMissing")
+}
+
 const FALLBACK_TARGET_PAUSED = 1
 const FALLBACK_TARGET_CAP = 2
 
@@ -101,6 +107,7 @@ const checkTargetPosition = (context: Parameters<typeof openBundle>[0], target: 
 export const switchHandlers: HandlerTable = {
   request_bundle_switch: (context, { sharesAmount }) => {
     logInstruction(context, "request_bundle_switch")
+    requireTargetAccounts(context, REQUEST_ACCOUNTS.length - 2, REQUEST_ACCOUNTS.length)
     const accounts = resolveAccounts(context, REQUEST_ACCOUNTS)
     const vault = openBundle(context, accounts.bundle_account, true)
     const { bundle } = vault
@@ -154,6 +161,7 @@ export const switchHandlers: HandlerTable = {
 
   process_switch: (context) => {
     logInstruction(context, "process_switch")
+    requireTargetAccounts(context, PROCESS_ACCOUNTS.length - 9, PROCESS_ACCOUNTS.length - 2)
     const accounts = resolveAccounts(context, PROCESS_ACCOUNTS)
     const vault = openBundle(context, accounts.source_bundle_account, true)
     const { bundle, pdas } = vault

@@ -96,7 +96,7 @@ describe("request_bundle_switch", () => {
     expect(checkInvariants(h.chain.ledger, h.programId)).toEqual([])
   })
 
-  it("refuses the source as target (6077), another mint (6078), a second switch (6079), a position of someone else (6082) and a withdrawal meanwhile (6028)", () => {
+  it("refuses the source as target (6077), another mint (6078), a second switch (6079), a position of someone else (6082), missing target accounts (6081) and a withdrawal meanwhile (6028)", () => {
     const { h, f, alice, bob } = setup()
     const s = switchOps(h)
     f.deposit(alice, 1_000n * USDC)
@@ -108,6 +108,8 @@ describe("request_bundle_switch", () => {
     const accounts = [...wrongPosition.accounts]
     accounts[9] = requestBundleSwitchIx({ program: h.programId, bundle: h.vault, user: bob.address as Address, targetBundle: TARGET, sharesAmount: 10n }).accounts[9]!
     expect(customErrorOf(h.send(alice, [{ ...wrongPosition, accounts }]))).toBe(6082)
+    // the target's accounts left off
+    expect(customErrorOf(h.send(alice, [{ ...wrongPosition, accounts: wrongPosition.accounts.slice(0, 9) }]))).toBe(6081)
     expectLanded(s.request(alice, 10n))
     expect(customErrorOf(s.request(alice, 10n))).toBe(6079)
     expect(customErrorOf(f.requestWithdrawal(alice, 10n))).toBe(6028)
