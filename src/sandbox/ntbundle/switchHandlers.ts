@@ -11,6 +11,7 @@ import {
   withdrawalAvailableAt
 } from "../../ntbundle/math.ts"
 import { SYSTEM_PROGRAM_ID, SYSVAR_RENT_ID, TOKEN_PROGRAM_ID } from "../programs/ids.ts"
+import type { InvocationContext } from "../runtime/program.ts"
 import { expectAddress, fixed, load, loadMut, mut, nowOf, readonlyAccount, remainingAccounts, resolveAccounts, signer, USER_BUNDLE } from "./accounts.ts"
 import { ensure } from "./anchorErrors.ts"
 import type { HandlerTable } from "./handler.ts"
@@ -43,6 +44,10 @@ import { openBundle, openOracle, openTempData, openUserBundle, openUserReferrer,
  *   would.
  * - `estimated_destination_pending_deposit` is read as the target position's pending deposit
  *   after the switch lands, at the request-time price.
+ * - A switch-locked position cannot be paid out by process_withdrawal (SwitchAlreadyActive).
+ * - Missing target accounts after the source's: SwitchTargetAccountsMissing; a target position
+ *   that is not PDA(owner, target), or a target other than the one recorded at the request:
+ *   SwitchTargetAccountMismatch.
  */
 const REQUEST_ACCOUNTS = [
   signer("user"),
@@ -81,7 +86,7 @@ const PROCESS_ACCOUNTS = [
 ] as const
 
 /** The source's accounts all passed but some of the target's missing (SwitchTargetAccountsMissing; inferred from its name). */
-const requireTargetAccounts = (context: Parameters<typeof openBundle>[0], sourceCount: number, total: number): void => {
+const requireTargetAccounts = (context: InvocationContext, sourceCount: number, total: number): void => {
   const passed = context.instruction.accounts.length
   ensure(passed < sourceCount || passed >= total, "SwitchTargetAccountsMissing")
 }
@@ -90,7 +95,7 @@ const FALLBACK_TARGET_PAUSED = 1
 const FALLBACK_TARGET_CAP = 2
 
 /** The target vault of a switch: another vault of the same mint. */
-const openTarget = (context: Parameters<typeof openBundle>[0], source: OpenVault, address: string): OpenVault => {
+const openTarget = (context: InvocationContext, source: OpenVault, address: string): OpenVault => {
   ensure(address !== source.address, "SwitchTargetSameAsSource")
   const target = openBundle(context, address, false)
   ensure(target.bundle.assetAddress === source.bundle.assetAddress, "SwitchAssetMintMismatch")
@@ -98,7 +103,7 @@ const openTarget = (context: Parameters<typeof openBundle>[0], source: OpenVault
 }
 
 /** The user's position in the target vault must be PDA(owner, target) (SwitchTargetAccountMismatch otherwise). */
-const checkTargetPosition = (context: Parameters<typeof openBundle>[0], target: OpenVault, owner: string, passed: string): void => {
+const checkTargetPosition = (context: InvocationContext, target: OpenVault, owner: string, passed: string): void => {
   const data = context.account(passed).data
   const storedOwner = hasDiscriminator(data, DISCRIMINATOR.UserBundleAccount) && data.length >= 440 ? userBundleView(data).owner : undefined
   ensure(isUserBundlePda(context.programId, passed, owner, target.address, storedOwner), "SwitchTargetAccountMismatch")
