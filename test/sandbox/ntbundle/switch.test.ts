@@ -1,8 +1,9 @@
-import type { Address } from "@solana/kit"
+import { AccountRole, type Address } from "@solana/kit"
 import { describe, expect, it } from "vitest"
 import { ZERO_ADDRESS } from "../../../src/ntbundle/blankAccounts.ts"
 import { netPendingTransactionsIx, processDepositIx, processSwitchIx } from "../../../src/ntbundle/ix/keeper.ts"
 import { initializeBundleDepositorIx, requestBundleSwitchIx } from "../../../src/ntbundle/ix/user.ts"
+import { findReferrerPda } from "../../../src/ntbundle/pdas.ts"
 import { createRandom } from "../../../src/sandbox/crypto/random.ts"
 import type { Keypair } from "../../../src/sandbox/crypto/keypair.ts"
 import { deterministicKeypair } from "../../../src/sandbox/crypto/keypair.ts"
@@ -195,6 +196,32 @@ describe("process_switch", () => {
     expect(allocated).toMatchObject({ name: "Allocated", data: { netAmount: credited, userSharesBefore: 0n } })
     expect(h.userIn(alice.address, TARGET)!.shares).toBe((allocated.data as { userSharesAfter: bigint }).userSharesAfter)
     expect(h.userIn(alice.address, TARGET)!.shares > 0n).toBe(true)
+    expect(checkInvariants(h.chain.ledger, h.programId)).toEqual([])
+  })
+
+  it("lowers a referred user's builder counter in the source by the gross value (sourceReferredNetDepositsAfter)", () => {
+    const { h, f, alice } = setup()
+    const builder = h.wallet("builder")
+    const s = switchOps(h)
+    f.onboardBuilder(builder, 1_000n * USDC)
+    f.depositReferred(alice, 5_000n * USDC, builder.address)
+    s.initTarget(alice)
+    const shares = h.user(alice.address)!.shares
+    expectLanded(s.request(alice, shares))
+    h.advanceSeconds(3600)
+    const counter = h.referrer(builder.address)!.referredNetDeposits
+    const bundle = h.bundle()
+    const gross = (shares * (bundle.bundleUnderlyingBalance + h.oracle().averageExternalEquity)) / bundle.totalShares
+    // without the builder's ReferrerAccount after the IDL accounts
+    expect(customErrorOf(s.process(alice.address))).toBe(6088)
+    const ix = processSwitchIx({
+      program: h.programId, bundle: h.vault, keeper: h.keeper.address as Address, assetMint: h.mint, owner: alice.address as Address,
+      treasury: bundle.treasuryAccount, targetBundle: TARGET, targetTreasury: targetBundle(h).treasuryAccount as Address,
+      remainingAccounts: [{ address: findReferrerPda(h.programId, h.vault, builder.address as Address)[0], role: AccountRole.WRITABLE }]
+    })
+    const out = expectLanded(h.send(h.keeper, [ix]))
+    expect(h.referrer(builder.address)!.referredNetDeposits).toBe(counter - gross)
+    expect(h.events(out)[0]).toMatchObject({ name: "BundleSwitchCompleted", data: { grossRedemption: gross, sourceReferredNetDepositsAfter: counter - gross } })
     expect(checkInvariants(h.chain.ledger, h.programId)).toEqual([])
   })
 
