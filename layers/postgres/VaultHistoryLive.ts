@@ -39,16 +39,14 @@ export const VaultHistoryLive = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     return VaultHistory.of({
       capitalFlows: Effect.gen(function*() {
-        // Each term moves a position's `net_deposits` on chain the same way (switches: inferred).
+        // Each term moves a position's `net_deposits` on chain the same way (switches: inferred). A
+        // switch's net amount reaches the target as a pending deposit, counted by its `Allocated`.
         const rows = yield* sql<{ vault: string; deposited: string; withdrawn: string }>`
           SELECT vault, COALESCE(SUM(deposited), 0)::text AS deposited, COALESCE(SUM(withdrawn), 0)::text AS withdrawn FROM (
             SELECT vault,
               CASE WHEN name = 'Allocated' THEN (data->>'netAmount')::numeric ELSE 0 END AS deposited,
               CASE WHEN name = 'Redeemed' THEN (data->>'grossAmount')::numeric ELSE 0 END AS withdrawn
             FROM program_event WHERE name IN ('Allocated', 'Redeemed') AND vault IS NOT NULL
-            UNION ALL
-            SELECT data->>'targetBundle', (data->>'netCreditedToDestination')::numeric, 0
-            FROM program_event WHERE name = 'BundleSwitchCompleted'
             UNION ALL
             SELECT data->>'sourceBundle', 0, (data->>'grossRedemption')::numeric
             FROM program_event WHERE name IN ('BundleSwitchCompleted', 'BundleSwitchFallbackToWallet')

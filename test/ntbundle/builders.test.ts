@@ -35,6 +35,8 @@ import {
   refundDepositIx,
   registerReferrerIx,
   requestDepositIx,
+  processSwitchIx,
+  requestBundleSwitchIx,
   requestWithdrawalIx,
   setComputeUnitLimitIx,
   setComputeUnitPriceIx,
@@ -432,6 +434,31 @@ describe("instruction builders match the IDL", () => {
     const ix = applyFeesToUserIx({ ...target, keeper, owner: user, remainingAccounts: [extra] })
     expect(ix.accounts).toHaveLength(golden.idlAccountFlags.apply_fees_to_user!.length + 1)
     expect(ix.accounts.at(-1)).toEqual(extra)
+  })
+
+  it("switch instructions: the IDL's account roles (not in the golden fixture) and data", () => {
+    // Roles from the IDL (request_bundle_switch: the request_withdrawal group, then the target
+    // vault and the user's position there; process_switch: source accounts, then the target's).
+    const targetBundle = addr("1111111111111111111111111111111E")
+    const request = requestBundleSwitchIx({ ...target, user, targetBundle, sharesAmount: 5n })
+    expect(request.accounts.map((meta) => meta.role)).toEqual(["WS", "W", "W", "W", "W", "R", "R", "R", "R", "R"].map(roleOf))
+    expect(request.accounts.slice(0, 8)).toEqual(built.request_withdrawal!.accounts)
+    expect(request.accounts.slice(8).map((meta) => meta.address)).toEqual([targetBundle, findUserBundlePda(program, user, targetBundle)[0]])
+    expect(Buffer.from(request.data).toString("hex")).toBe("4209686fe3fb33b0" + "05" + "00".repeat(15))
+    const targetTreasury = addr("1111111111111111111111111111111F")
+    const process = processSwitchIx({ ...target, keeper, assetMint: mint, owner: user, treasury: bundle.treasuryAccount, targetBundle, targetTreasury })
+    expect(process.accounts.map((meta) => meta.role)).toEqual(
+      ["WS", "R", "W", "W", "W", "W", "W", "W", "W", "W", "W", "R", "W", "W", "W", "R", "R", "W", "R", "R"].map(roleOf)
+    )
+    const source = deriveBundleAccounts(program, bundleAddress, mint)
+    const destination = deriveBundleAccounts(program, targetBundle, mint)
+    expect(process.accounts.map((meta) => meta.address)).toEqual([
+      keeper, user, findAssociatedTokenAddress(user, mint)[0], mint, source.bundleAssetTokenAccount, findUserBundlePda(program, user, bundleAddress)[0],
+      bundle.treasuryAccount, source.bundleAssetAuthority, bundleAddress, source.bundleTempData, source.oracleData,
+      targetBundle, findUserBundlePda(program, user, targetBundle)[0], destination.bundleTempData, destination.pendingDepositTokenAccount,
+      destination.pendingBundleAssetAuthority, destination.oracleData, targetTreasury, TOKEN_PROGRAM_ID, SYSTEM_PROGRAM_ID
+    ])
+    expect(Buffer.from(process.data).toString("hex")).toBe("baaa0042685139c3")
   })
 
   it("compute budget and memo instructions", () => {

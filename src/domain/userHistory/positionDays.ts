@@ -14,7 +14,7 @@ export interface Holding {
 
 /** A day's capital flows at the position, and fees. */
 export interface DayFlows {
-  /** Net deposits credited into shares (`Allocated.net_amount`, after the deposit fee), switches credited in. */
+  /** Net deposits credited into shares (`Allocated.net_amount`, after the deposit fee; a switch's net amount arrives so too). */
   readonly deposited: bigint
   /** Withdrawals redeemed out of shares (`Redeemed.gross_amount`, before the withdrawal fee), switches out. */
   readonly withdrawn: bigint
@@ -61,9 +61,11 @@ export const applyEvent = (vault: string, holding: Holding, flows: DayFlows, eve
         holding: { ...holding, shares: after ?? holding.shares },
         flows: { ...flows, feesCharged: flows.feesCharged + orZero(bigOf(d, "totalFeeValue")) }
       }
-    // Switches (the sandbox does not model them): the source locks the shares at the request, like a
-    // withdrawal, and redeems them at completion; the target is credited the net amount, whose
-    // shares its next event reports.
+    // Switches: the source locks the shares at the request, like a withdrawal, and redeems them at
+    // completion (gross out, fee A). The target receives the net amount as a pending deposit (the
+    // IDL gives process_switch the target's pending deposit account, not its asset account): it
+    // flows in when the target's process_deposit allocates it (`Allocated`, like any deposit), so
+    // the completion only records fee B there; counting it at completion too would count it twice.
     case "BundleSwitchRequested": {
       if (textOf(d, "sourceBundle") !== vault) return { holding, flows }
       const shares = orZero(bigOf(d, "sharesAmount"))
@@ -74,11 +76,7 @@ export const applyEvent = (vault: string, holding: Holding, flows: DayFlows, eve
       if (textOf(d, "targetBundle") === vault && event.name === "BundleSwitchCompleted") {
         return {
           holding,
-          flows: {
-            ...flows,
-            deposited: flows.deposited + orZero(bigOf(d, "netCreditedToDestination")),
-            depositFees: flows.depositFees + orZero(bigOf(d, "depositFeeB"))
-          }
+          flows: { ...flows, depositFees: flows.depositFees + orZero(bigOf(d, "depositFeeB")) }
         }
       }
       if (textOf(d, "sourceBundle") !== vault) return { holding, flows }

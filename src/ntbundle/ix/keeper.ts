@@ -86,6 +86,26 @@ export const processWithdrawalIx = (input: PositionPayout & { /** `bundle.treasu
   ])
 }
 
+/**
+ * Completes `owner`'s matured switch out of `bundle` (the source) into `targetBundle`: source
+ * accounts, then the target's, in the IDL's order. `treasury`/`targetTreasury` are the two
+ * vaults' `treasury_account`s.
+ */
+export const processSwitchIx = (
+  input: PositionPayout & { readonly treasury: Address; readonly targetBundle: Address; readonly targetTreasury: Address }
+): BuiltInstruction => {
+  const source = deriveBundleAccounts(input.program, input.bundle, input.assetMint)
+  const target = deriveBundleAccounts(input.program, input.targetBundle, input.assetMint)
+  return keeperIx(input, "process_switch", [
+    readonly(input.owner), writable(ownerTokenAccount(input.owner, input, input.userTokenAccount)), writable(input.assetMint),
+    writable(source.bundleAssetTokenAccount), writable(positionOf(input)), writable(input.treasury), writable(source.bundleAssetAuthority),
+    writable(input.bundle), writable(source.bundleTempData), writable(source.oracleData),
+    readonly(input.targetBundle), writable(findUserBundlePda(input.program, input.owner, input.targetBundle)[0]), writable(target.bundleTempData),
+    writable(target.pendingDepositTokenAccount), readonly(target.pendingBundleAssetAuthority), readonly(target.oracleData), writable(input.targetTreasury),
+    readonly(TOKEN_PROGRAM_ID), readonly(SYSTEM_PROGRAM_ID)
+  ])
+}
+
 /** Settles a builder's matured claim: the payout transaction of builder reporting. */
 export const processReferrerWithdrawalIx = (
   input: KeeperTarget &

@@ -132,3 +132,28 @@ export const referrerRequestWithdrawIx = (input: BundleTarget & { readonly refer
     ],
     noArgsData("referrer_request_withdraw")
   )
+
+/**
+ * Asks to move `sharesAmount` shares of `bundle` into `targetBundle` (same asset mint): the
+ * request_withdrawal accounts, then the target vault and the user's position there, which must
+ * already exist.
+ */
+export const requestBundleSwitchIx = (
+  input: BundleTarget & { readonly user: Address; readonly targetBundle: Address; readonly sharesAmount: bigint }
+): BuiltInstruction =>
+  instruction(
+    input.program,
+    [
+      writableSigner(input.user),
+      writable(findUserBundlePda(input.program, input.user, input.bundle)[0]),
+      writable(input.bundle),
+      writable(findOraclePda(input.program, input.bundle)[0]),
+      writable(findBundleTempDataPda(input.program, input.bundle)[0]),
+      readonly(TOKEN_PROGRAM_ID),
+      readonly(SYSTEM_PROGRAM_ID),
+      readonly(RENT_SYSVAR_ID),
+      readonly(input.targetBundle),
+      readonly(findUserBundlePda(input.program, input.user, input.targetBundle)[0])
+    ],
+    u128ArgData("request_bundle_switch", input.sharesAmount)
+  )

@@ -5,6 +5,7 @@ import {
   netPendingTransactionsIx,
   processDepositIx,
   processReferrerWithdrawalIx,
+  processSwitchIx,
   processWithdrawalIx,
   updateOracleIx
 } from "../../ntbundle/ix/keeper.ts"
@@ -22,7 +23,8 @@ import { sendBatched, type BatchResult } from "./txBatch.ts"
 
 /**
  * The vault keeper: on each vault's schedule it reports the oracle equity (a seeded random walk),
- * nets and processes pending deposits, pays out withdrawals whose cooldown has ended, charges
+ * nets and processes pending deposits, pays out withdrawals and completes switches whose
+ * cooldown has ended, charges
  * fees to a rotating window of positions, and settles builder claims that have become available.
  * Every step is a keeper-signed transaction through the chain's sendTransaction path, so each
  * has a signature, logs, events and notifications like any other.
@@ -49,6 +51,7 @@ export interface KeeperStats {
   nettings: number
   deposits: number
   withdrawals: number
+  switches: number
   feeCharges: number
   claims: number
   transactions: number
@@ -57,7 +60,7 @@ export interface KeeperStats {
 }
 
 export class Keeper {
-  readonly stats: KeeperStats = { oracleUpdates: 0, nettings: 0, deposits: 0, withdrawals: 0, feeCharges: 0, claims: 0, transactions: 0, failures: 0, lastError: undefined }
+  readonly stats: KeeperStats = { oracleUpdates: 0, nettings: 0, deposits: 0, withdrawals: 0, switches: 0, feeCharges: 0, claims: 0, transactions: 0, failures: 0, lastError: undefined }
   private readonly walks = new Map<string, OracleWalk>()
   /** Chain time (ms) of each vault's next run. */
   private readonly nextRunAt = new Map<string, number>()
@@ -190,6 +193,18 @@ export class Keeper {
         ]
       })
     this.stats.withdrawals += this.send(withdrawals, 2).landed
+    const switches = Array.from(work.pendingSwitches)
+      .filter(([, { availableAt, target }]) => availableAt <= now && this.read(target) !== undefined)
+      .slice(0, this.options.maxPayoutsPerRun)
+      .map(([position, { target }]) => {
+        const owner = this.ownerOf(position)
+        const targetTreasury = bundleView(this.read(target)!).treasuryAccount as Address
+        return [
+          createAssociatedTokenAccountIdempotentIx({ payer, owner, mint: mint as Address }),
+          processSwitchIx({ ...this.target(vault, this.referrerMeta(vault, this.read(position)!)), assetMint: mint as Address, owner, treasury, targetBundle: target as Address, targetTreasury })
+        ]
+      })
+    this.stats.switches += this.send(switches, 1).landed
     const claims = Array.from(work.pendingClaims)
       .filter(([, availableAt]) => availableAt <= now)
       .slice(0, this.options.maxPayoutsPerRun)

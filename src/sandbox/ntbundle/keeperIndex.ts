@@ -5,8 +5,8 @@ import { DISCRIMINATOR, hasDiscriminator, referrerView, userBundleView } from ".
 
 /**
  * What the keeper needs to find its work without scanning every account each run: per vault,
- * the positions (for fee charging, round robin), the positions with a pending deposit or
- * withdrawal, and the builders with a pending claim. Fed by the ledger's committed writes, so it
+ * the positions (for fee charging, round robin), the positions with a pending deposit,
+ * withdrawal or switch, and the builders with a pending claim. Fed by the ledger's committed writes, so it
  * sees every change whether it came from a transaction, genesis or sandbox_setAccount.
  *
  * A UserBundleAccount does not store its vault (only the PDA seeds hold it): a new one is matched
@@ -18,6 +18,8 @@ export interface VaultWork {
   readonly pendingDeposits: Set<string>
   /** Position -> availability timestamp. */
   readonly pendingWithdrawals: Map<string, bigint>
+  /** Position -> availability timestamp and target vault of its switch request. */
+  readonly pendingSwitches: Map<string, { readonly availableAt: bigint; readonly target: string }>
   /** ReferrerAccount -> builder wallet. */
   readonly referrers: Map<string, string>
   /** ReferrerAccount -> availability timestamp of its pending claim. */
@@ -29,6 +31,7 @@ const emptyWork = (): VaultWork => ({
   positions: [],
   pendingDeposits: new Set(),
   pendingWithdrawals: new Map(),
+  pendingSwitches: new Map(),
   referrers: new Map(),
   pendingClaims: new Map(),
   feeCursor: 0
@@ -95,8 +98,10 @@ export class KeeperIndex {
     const work = this.work.get(vault)!
     if (user.pendingDeposit > 0n) work.pendingDeposits.add(address)
     else work.pendingDeposits.delete(address)
-    if (user.pendingShares > 0n) work.pendingWithdrawals.set(address, user.withdrawalAvailableTimestamp)
+    if (user.pendingShares > 0n && !user.switchActive) work.pendingWithdrawals.set(address, user.withdrawalAvailableTimestamp)
     else work.pendingWithdrawals.delete(address)
+    if (user.pendingShares > 0n && user.switchActive) work.pendingSwitches.set(address, { availableAt: user.withdrawalAvailableTimestamp, target: user.switchTargetBundle })
+    else work.pendingSwitches.delete(address)
   }
 
   private observeReferrer(address: string, data: Uint8Array): void {

@@ -116,6 +116,8 @@ export const USER_BUNDLE_FIELDS = {
   customManagementFeeBps: ["u32", 188],
   feeOverrideFlags: ["u8", 192],
   switchActive: ["bool", 222],
+  switchTargetBundle: ["pubkey", 223],
+  switchCreatedAt: ["i64", 255],
   referrer: ["pubkey", 263]
 } as const satisfies FieldTable
 

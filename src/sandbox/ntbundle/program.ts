@@ -9,6 +9,7 @@ import { feeHandlers } from "./feeHandlers.ts"
 import { managerHandlers } from "./managerHandlers.ts"
 import { positionHandlers } from "./positionHandlers.ts"
 import { referrerHandlers } from "./referrerHandlers.ts"
+import { switchHandlers } from "./switchHandlers.ts"
 import { withdrawalHandlers } from "./withdrawalHandlers.ts"
 
 /**
@@ -43,13 +44,16 @@ import { withdrawalHandlers } from "./withdrawalHandlers.ts"
  * - initialize_bundle_depositor requires payer = authority (PayerNotAuthority).
  * - Bundle accounts are not checked against a PDA of their name: scenario vaults live at the
  *   public registry's addresses, whose name seeds are not public.
- * - Instructions the scenarios never need (strategies, distribution, switches, user fee
+ * - Switches (request_bundle_switch, process_switch): see `switchHandlers.ts`; the switched amount
+ *   lands in the target as a pending deposit.
+ * - Instructions the scenarios never need (strategies, distribution, user fee
  *   overrides, ...) are not modelled and fail with InstructionFallbackNotFound.
  */
 const HANDLERS: HandlerTable = {
   ...positionHandlers,
   ...depositHandlers,
   ...withdrawalHandlers,
+  ...switchHandlers,
   ...referrerHandlers,
   ...feeHandlers,
   ...managerHandlers

@@ -98,6 +98,8 @@ export const withdrawalHandlers: HandlerTable = {
 
     const shares = user.pendingShares
     ensure(shares > 0n, "NoPendingWithdrawal")
+    // Shares locked by a switch request leave through process_switch only.
+    ensure(!user.switchActive, "SwitchAlreadyActive")
     ensure(now >= user.withdrawalAvailableTimestamp, "WithdrawalDelayNotMet")
     const valuation = valuationOf(bundle, oracle)
     const price = sharePrice(valuation)

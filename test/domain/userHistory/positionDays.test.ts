@@ -56,8 +56,13 @@ describe("position days", () => {
     const source = positionDays({ vault: V, from: "2026-05-01", to: "2026-05-01", opening: NO_HOLDING, events: [...events.slice(0, 2), requested, completed], priceOf, precision: PRECISION })
     expect(source[0]).toMatchObject({ holding: { shares: 700n, pendingShares: 0n }, value: 700n, earnings: 0n })
     expect(source[0]!.flows).toMatchObject({ deposited: 1000n, withdrawn: 300n, withdrawalFees: 2n })
-    const target = positionDays({ vault: W, from: "2026-05-01", to: "2026-05-01", opening: NO_HOLDING, events: [requested, completed], priceOf, precision: PRECISION })
+    // the target: the net amount lands as a pending deposit and flows in when it is allocated, once
+    const allocated = event("Allocated", at("2026-05-01", 13), { netAmount: "297", userSharesAfter: "297", sharePrice: "1000000" }, W)
+    const target = positionDays({ vault: W, from: "2026-05-01", to: "2026-05-01", opening: NO_HOLDING, events: [requested, completed, allocated], priceOf, precision: PRECISION })
     expect(target[0]!.flows).toMatchObject({ deposited: 297n, depositFees: 1n })
+    expect(target[0]!.holding).toEqual({ shares: 297n, pendingShares: 0n })
+    const beforeAllocation = positionDays({ vault: W, from: "2026-05-01", to: "2026-05-01", opening: NO_HOLDING, events: [requested, completed], priceOf, precision: PRECISION })
+    expect(beforeAllocation[0]!.flows).toMatchObject({ deposited: 0n, depositFees: 1n })
     expect(activityOf(completed)).toEqual({
       type: "switchCompleted", vault: V, targetVault: W, sharePrice: null, amounts: { shares: 300n, gross: 300n, fee: 3n, net: 297n }
     })

@@ -38,6 +38,7 @@ export interface Harness {
   readonly wallet: (label: string) => Keypair
   readonly send: (payer: Keypair, instructions: ReadonlyArray<KitInstruction | Instruction>, signers?: ReadonlyArray<Keypair>) => SendOutcome
   readonly events: (outcome: SendOutcome) => Array<NtEvent>
+  readonly userIn: (owner: string, vault: string) => ReturnType<typeof decodeUserBundleAccount> extends Either.Either<infer R, unknown> ? R | null : never
   readonly user: (owner: string) => ReturnType<typeof decodeUserBundleAccount> extends Either.Either<infer R, unknown> ? R | null : never
   readonly referrer: (wallet: string) => ReturnType<typeof decodeReferrerAccount> extends Either.Either<infer R, unknown> ? R | null : never
   readonly bundle: () => ReturnType<typeof decodeBundle> extends Either.Either<infer R, unknown> ? R : never
@@ -79,7 +80,11 @@ const right = <R>(either: Either.Either<R, unknown>): R => {
   return either.right
 }
 
-export const makeHarness = (options: { readonly vault?: (config: VaultConfig) => VaultConfig; readonly wallets?: ReadonlyArray<string>; readonly tokensPerWallet?: bigint } = {}): Harness => {
+export const makeHarness = (options: {
+  readonly vault?: (config: VaultConfig) => VaultConfig
+  /** More vaults on the same chain (same keeper and manager), each from the default config. */
+  readonly moreVaults?: ReadonlyArray<(config: VaultConfig) => VaultConfig>
+  readonly wallets?: ReadonlyArray<string>; readonly tokensPerWallet?: bigint } = {}): Harness => {
   const chain = createSandboxChain({ seed: "ntbundle-test", runId: "ntbundle-test", slotMs: 400 })
   chain.registerProgram(createNtbundleProgram({ programId: chain.programId }))
   const programId = chain.programId as Address
@@ -91,6 +96,7 @@ export const makeHarness = (options: { readonly vault?: (config: VaultConfig) =>
   const config = (options.vault ?? ((base) => base))(defaultVaultConfig(keeper.address, manager.address))
   const now = BigInt(chain.ledger.clock.blockTime())
   const vault = vaultAccounts(programId, config, tokens, now)
+  for (const more of options.moreVaults ?? []) vault.push(...vaultAccounts(programId, more(defaultVaultConfig(keeper.address, manager.address)), tokens, now))
   for (const payer of [keeper, manager]) tokens.fund(payer.address, 100n * 10n ** 9n)
   tokens.credit(manager.address, MINT, 1_000n * USDC)
   for (const label of options.wallets ?? ["alice", "bob", "carol", "builder", "builder2"]) {
@@ -120,10 +126,11 @@ export const makeHarness = (options: { readonly vault?: (config: VaultConfig) =>
       })
     },
     events: (outcome) => ("result" in outcome && outcome.result !== undefined ? eventsFromLogs(outcome.result.logs, programId).map(({ event }) => event) : []),
-    user: (owner) => {
-      const bytes = data(findUserBundlePda(programId, owner as Address, VAULT as Address)[0])
+    userIn: (owner, vaultAddress) => {
+      const bytes = data(findUserBundlePda(programId, owner as Address, vaultAddress as Address)[0])
       return bytes === null ? null : right(decodeUserBundleAccount(bytes))
     },
+    user: (owner) => harness.userIn(owner, VAULT),
     referrer: (referrerWallet) => {
       const bytes = data(findReferrerPda(programId, VAULT as Address, referrerWallet as Address)[0])
       return bytes === null ? null : right(decodeReferrerAccount(bytes))
