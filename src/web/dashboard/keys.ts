@@ -1,6 +1,6 @@
 import type { components } from "../../client/openapi.ts"
-import { api, describe, ok } from "../shared/api.ts"
-import { confirmDialog, copyText, fill, h, utcTime } from "../shared/dom.ts"
+import { api, describe, ok } from "../common/api.ts"
+import { confirmDialog, copyText, fill, h, utcTime } from "../common/dom.ts"
 
 type Key = components["schemas"]["ApiKey"]
 type Scope = Key["scopes"][number]

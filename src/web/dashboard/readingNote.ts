@@ -1,4 +1,4 @@
-import { h } from "../shared/dom.ts"
+import { h } from "../common/dom.ts"
 
 /**
  * How to read reporting: with a key, from the builder's backend. The wallet session is not a data

@@ -1,6 +1,6 @@
-import { api, ok } from "../shared/api.ts"
-import { timeChart } from "../shared/chart.ts"
-import { fill, h } from "../shared/dom.ts"
+import { api, ok } from "../common/api.ts"
+import { timeChart } from "../common/chart.ts"
+import { fill, h } from "../common/dom.ts"
 
 /** Each key's requests per UTC day over 30 days, as a chart with a table summary for screen readers. */
 export const usageSection = (onTotals: (totals: Map<string, number>) => void) => {

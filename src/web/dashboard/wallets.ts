@@ -2,7 +2,7 @@ import { getWallets } from "@wallet-standard/app"
 import type { Wallet, WalletAccount } from "@wallet-standard/base"
 import { createSignInMessage } from "@solana/wallet-standard-util"
 import type { components } from "../../client/openapi.ts"
-import { api, ok } from "../shared/api.ts"
+import { api, ok } from "../common/api.ts"
 
 type SignInInput = components["schemas"]["SignInInput"]
 

@@ -1,8 +1,8 @@
-import "../shared/style.css"
+import "../common/style.css"
 import type { components } from "../../client/openapi.ts"
-import { api, describe, ok } from "../shared/api.ts"
-import { timeChart } from "../shared/chart.ts"
-import { fill, h } from "../shared/dom.ts"
+import { api, describe, ok } from "../common/api.ts"
+import { timeChart } from "../common/chart.ts"
+import { fill, h } from "../common/dom.ts"
 
 type Status = components["schemas"]["ServiceStatus"]
 type History = components["schemas"]["StatusHistory"]
