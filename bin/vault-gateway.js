@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly through tsx's loader, so there is no build step.
-import { register } from "tsx/esm/api"
+// Runs the TypeScript sources, compiled at start (see buildSources.js), so there is no build step.
+import { buildSources } from "./buildSources.js"
 
-register()
-await import("../src/cli.ts")
+// Stack traces name the TypeScript sources.
+process.setSourceMapsEnabled(true)
+await import(await buildSources("src/cli.ts"))
