@@ -16,13 +16,15 @@ const STALE_MS = 7 * 24 * 3_600_000
 
 // A bundle moves every module to one place, so `import.meta.url` would name the bundle: each source
 // keeps its own URL instead (migrations, web sources and workers are found next to it).
+const IMPORT_META_URL = /\bimport\.meta\.url\b/g
 const ownModuleUrl = {
   name: "own-module-url",
   setup(esbuild) {
-    esbuild.onLoad({ filter: /\.ts$/ }, (args) => {
+    esbuild.onLoad({ filter: /\.[jt]s$/ }, (args) => {
       const text = readFileSync(args.path, "utf8")
       const url = JSON.stringify(pathToFileURL(args.path).href)
-      return { contents: text.includes("import.meta.url") ? text.replaceAll("import.meta.url", url) : text, loader: "ts" }
+      const loader = args.path.endsWith(".ts") ? "ts" : "js"
+      return { contents: text.replace(IMPORT_META_URL, url), loader }
     })
   }
 }

@@ -15,6 +15,7 @@ import { makeWorld, NOW, vault } from "./support/buildWorld.ts"
 import { BuildStandIns } from "./support/buildStandIns.ts"
 import { listenForTest } from "./support/httpTestServer.ts"
 import { PartnerKeyStandIn } from "./support/partnerKeyStandIn.ts"
+import { compiledModule } from "./support/compiledModule.ts"
 import { cpuSecondsOf } from "./support/processCpu.ts"
 import { liveStatus, ProjectionTest } from "./support/projectionTest.ts"
 import { postLoad } from "./support/postLoad.ts"
@@ -62,11 +63,13 @@ const serve = (holders: ReadonlyArray<Address>) => {
   )
 }
 
-const startServer = (holders: ReadonlyArray<Address>): Promise<{ readonly child: ChildProcess; readonly port: number }> =>
-  new Promise((resolve, reject) => {
+const startServer = async (holders: ReadonlyArray<Address>): Promise<{ readonly child: ChildProcess; readonly port: number }> => {
+  // the server runs compiled, as `npm start` runs the gateway (BENCH_TSX=1: through tsx's loader instead)
+  const server = process.env.BENCH_TSX === "1" ? ["--import", "tsx", fileURLToPath(import.meta.url)] : [await compiledModule(import.meta.url)]
+  return new Promise((resolve, reject) => {
     // BENCH_SERVER_NODE_ARGS: extra node flags for the server child only (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p")
     const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
-    const child = spawn(process.execPath, [...extra, "--import", "tsx", fileURLToPath(import.meta.url), SERVE_FLAG], {
+    const child = spawn(process.execPath, [...extra, ...server, SERVE_FLAG], {
       stdio: ["pipe", "pipe", "inherit"]
     })
     child.stdin!.end(JSON.stringify(holders))
@@ -81,6 +84,7 @@ const startServer = (holders: ReadonlyArray<Address>): Promise<{ readonly child:
     })
     child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)))
   })
+}
 
 export const run = async (): Promise<Record<string, number>> => {
   const newcomers = freshWallets(REQUESTS + 2_000 + PACED_RATE * 3)
