@@ -73,7 +73,7 @@ export const executeInstruction = (
   if (callStack.length >= MAX_INVOKE_DEPTH) fail("CallDepth")
   if (callStack.includes(programId) && callStack[callStack.length - 1] !== programId) fail("ReentrancyNotAllowed")
   const stackHeight = callStack.length + 1
-  logs.push(`Program ${programId} invoke [${stackHeight}]`)
+  logs.push(invokeLine(programId, stackHeight))
   callStack.push(programId)
   const budgetAtStart = meter.remaining
   const lamportsBefore = lamportSum(environment, privileges)
@@ -93,8 +93,36 @@ export const executeInstruction = (
     callStack.pop()
   }
   if (handler!.kind === "bpf") logs.push(`Program ${programId} consumed ${budgetAtStart - meter.remaining} of ${budgetAtStart} compute units`)
-  logs.push(`Program ${programId} success`)
+  logs.push(successLine(programId))
 }
+
+/**
+ * The fixed log lines, one string per program (and depth) made once: the same string objects line
+ * after line cost no concatenation, and the transaction store pools them by an already-known hash.
+ */
+const invokeLines = new Map<string, string[]>()
+const successLines = new Map<string, string>()
+
+const invokeLine = (programId: string, stackHeight: number): string => {
+  let lines = invokeLines.get(programId)
+  if (lines === undefined) {
+    lines = []
+    invokeLines.set(programId, lines)
+  }
+  return (lines[stackHeight] ??= flat(`Program ${programId} invoke [${stackHeight}]`))
+}
+
+const successLine = (programId: string): string => {
+  let line = successLines.get(programId)
+  if (line === undefined) {
+    line = flat(`Program ${programId} success`)
+    successLines.set(programId, line)
+  }
+  return line
+}
+
+/** A flat copy of a concatenated string (one heap object instead of a chain of pieces). */
+const flat = (text: string): string => Buffer.from(text, "utf8").toString("utf8")
 
 const asFailure = (thrown: unknown, logs: LogCollector): InstructionFailure => {
   if (thrown instanceof InstructionFailure) {
@@ -150,7 +178,8 @@ class Invocation implements InvocationContext {
   }
 
   private view(address: string): AccountView {
-    return { address, ...this.environment.overlay.read(address) }
+    const state = this.environment.overlay.read(address)
+    return { address, owner: state.owner, lamports: state.lamports, data: state.data, executable: state.executable }
   }
 
   private requireWritable(address: string, error: InstructionError): void {
@@ -165,7 +194,16 @@ class Invocation implements InvocationContext {
   accountAt(index: number): AccountView & { readonly isSigner: boolean; readonly isWritable: boolean } {
     const meta = this.instruction.accounts[index] ?? fail("NotEnoughAccountKeys")
     const privilege = this.privilegeOf(meta.address)
-    return { ...this.view(meta.address), isSigner: privilege.isSigner, isWritable: privilege.isWritable }
+    const state = this.environment.overlay.read(meta.address)
+    return {
+      address: meta.address,
+      owner: state.owner,
+      lamports: state.lamports,
+      data: state.data,
+      executable: state.executable,
+      isSigner: privilege.isSigner,
+      isWritable: privilege.isWritable
+    }
   }
 
   account(address: string): AccountView {
