@@ -114,15 +114,15 @@ export class TransactionStore {
    * history), with its repeated strings pooled (event data lines are unique: kept as they are).
    */
   private recordOf(input: NewTransactionRecord, sequence: number): TransactionRecord {
-    const intern = (text: string) => this.strings.intern(text)
-    const balance = (row: TokenBalance): TokenBalance => ({
-      accountIndex: row.accountIndex,
-      mint: intern(row.mint),
-      owner: intern(row.owner),
-      programId: intern(row.programId),
-      amount: row.amount,
-      decimals: row.decimals
-    })
+    const strings = this.strings
+    // Arrays allocated at their final length: grown by push they would keep spare capacity.
+    const accountKeys = new Array<string>(input.accountKeys.length)
+    for (let index = 0; index < accountKeys.length; index++) accountKeys[index] = strings.intern(input.accountKeys[index]!)
+    const logs = new Array<string>(input.logs.length)
+    for (let index = 0; index < logs.length; index++) {
+      const line = input.logs[index]!
+      logs[index] = line.startsWith(DATA_LINE) ? line : strings.intern(line)
+    }
     return {
       signature: input.signature,
       sequence,
@@ -130,18 +130,34 @@ export class TransactionStore {
       blockTime: input.blockTime,
       wireBytes: input.wireBytes,
       version: input.version,
-      accountKeys: input.accountKeys.map(intern),
+      accountKeys,
       err: input.err,
-      logs: input.logs.map((line) => (line.startsWith(DATA_LINE) ? line : intern(line))),
+      logs,
       fee: input.fee,
       computeUnitsConsumed: input.computeUnitsConsumed,
       preBalances: input.preBalances,
       postBalances: input.postBalances,
-      preTokenBalances: input.preTokenBalances.map(balance),
-      postTokenBalances: input.postTokenBalances.map(balance),
+      preTokenBalances: this.balances(input.preTokenBalances),
+      postTokenBalances: this.balances(input.postTokenBalances),
       memo: input.memo,
       computeUnitPrice: input.computeUnitPrice
     }
+  }
+
+  private balances(rows: ReadonlyArray<TokenBalance>): TokenBalance[] {
+    const out = new Array<TokenBalance>(rows.length)
+    for (let index = 0; index < rows.length; index++) {
+      const row = rows[index]!
+      out[index] = {
+        accountIndex: row.accountIndex,
+        mint: this.strings.intern(row.mint),
+        owner: this.strings.intern(row.owner),
+        programId: this.strings.intern(row.programId),
+        amount: row.amount,
+        decimals: row.decimals
+      }
+    }
+    return out
   }
 
   private lastIndexBelow(list: ReadonlyArray<TransactionRecord>, sequence: number): number {

@@ -88,12 +88,15 @@ const makePrototype = (fields: FieldTable, shiftedFrom: number): object => {
 }
 
 const viewFactory = <F extends FieldTable>(fields: F, shiftedFrom = Number.POSITIVE_INFINITY, shiftOf: (data: Uint8Array) => number = () => 0) => {
-  const prototype = makePrototype(fields, shiftedFrom)
-  return (data: Uint8Array): View<F> => {
-    const state: ViewState = Object.create(prototype)
-    Object.assign(state, { data, view: dataView(data), shift: shiftOf(data) })
-    return state as unknown as View<F>
+  // A constructor gives every view one shape from the start (cheaper than Object.create + assign).
+  function ViewOf(this: { data: Uint8Array; view: DataView; shift: number }, data: Uint8Array) {
+    this.data = data
+    this.view = dataView(data)
+    this.shift = shiftOf(data)
   }
+  ViewOf.prototype = makePrototype(fields, shiftedFrom)
+  const Construct = ViewOf as unknown as new (data: Uint8Array) => ViewState
+  return (data: Uint8Array): View<F> => new Construct(data) as unknown as View<F>
 }
 
 export const USER_BUNDLE_FIELDS = {

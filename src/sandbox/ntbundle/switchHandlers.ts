@@ -18,6 +18,7 @@ import type { HandlerTable } from "./handler.ts"
 import { DISCRIMINATOR, hasDiscriminator, userBundleView } from "./layout.ts"
 import { isUserBundlePda } from "./positionPdas.ts"
 import { checkTokenAccount, emit, logInstruction, transferTokens, valuationOf, withdrawalFee } from "./support.ts"
+import { settleRedemption } from "./redemption.ts"
 import { openBundle, openOracle, openTempData, openUserBundle, openUserReferrer, referredAfter, requireKeeper, type OpenVault } from "./vault.ts"
 
 /**
@@ -227,20 +228,10 @@ export const switchHandlers: HandlerTable = {
       fromSource(accounts.user_token_account, netToDestination)
     }
 
-    const totalSharesBefore = bundle.totalShares
-    const userSharesBefore = user.shares + shares
-    bundle.bundleUnderlyingBalance -= gross
-    bundle.totalShares -= shares
-    user.pendingShares = 0n
-    user.estimatedPendingWithdrawalValue = 0n
-    user.withdrawalAvailableTimestamp = 0n
-    user.lastWithdrawalProcessTimestamp = now
-    user.netDeposits -= gross
+    const { totalSharesBefore, userSharesBefore } = settleRedemption(bundle, temp, user, referrer, { shares, gross, now })
     user.switchActive = false
     user.switchTargetBundle = ZERO_ADDRESS
     user.switchCreatedAt = 0n
-    if (referrer !== null) referrer.referredNetDeposits -= gross
-    if (temp.pendingWithdrawalsCounter > 0n) temp.pendingWithdrawalsCounter -= 1n
 
     const common = {
       user: owner as Address,

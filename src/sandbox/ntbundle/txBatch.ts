@@ -25,15 +25,32 @@ const shortVecLength = (value: number): number => (value < 0x80 ? 1 : value < 0x
  * layout (header, account keys, blockhash, compiled instructions) without compiling it.
  */
 export const wireSize = (feePayer: string, instructions: ReadonlyArray<Instruction>): number => {
-  const keys = new Set<string>([feePayer])
-  let instructionBytes = 0
-  for (const instruction of instructions) {
-    keys.add(instruction.programId)
-    for (const meta of instruction.accounts) keys.add(meta.address)
-    instructionBytes += 1 + shortVecLength(instruction.accounts.length) + instruction.accounts.length + shortVecLength(instruction.data.length) + instruction.data.length
+  const keys = new Set([feePayer])
+  return messageWireSize(keys.size + keysNotIn(keys, instructions).length, instructions.length, instructionBytesOf(instructions))
+}
+
+const messageWireSize = (keyCount: number, instructionCount: number, instructionBytes: number): number =>
+  1 + SIGNATURE_BYTES + 3 + shortVecLength(keyCount) + 32 * keyCount + 32 + shortVecLength(instructionCount) + instructionBytes
+
+/** The distinct keys (programs and accounts) of `instructions` that `keys` does not hold yet. */
+const keysNotIn = (keys: ReadonlySet<string>, instructions: ReadonlyArray<Instruction>): string[] => {
+  const added: string[] = []
+  const note = (address: string): void => {
+    if (!keys.has(address) && !added.includes(address)) added.push(address)
   }
-  const message = 3 + shortVecLength(keys.size) + 32 * keys.size + 32 + shortVecLength(instructions.length) + instructionBytes
-  return 1 + SIGNATURE_BYTES + message
+  for (const instruction of instructions) {
+    note(instruction.programId)
+    for (const meta of instruction.accounts) note(meta.address)
+  }
+  return added
+}
+
+const instructionBytesOf = (instructions: ReadonlyArray<Instruction>): number => {
+  let bytes = 0
+  for (const instruction of instructions) {
+    bytes += 1 + shortVecLength(instruction.accounts.length) + instruction.accounts.length + shortVecLength(instruction.data.length) + instruction.data.length
+  }
+  return bytes
 }
 
 const describeFailure = (outcome: SendOutcome): string => {
@@ -72,13 +89,28 @@ export const sendBatched = (
     }
     for (const group of batch) flush([group])
   }
+  // The batch's size is tallied group by group, as `wireSize` counts it (re-counting the whole
+  // candidate for every group is quadratic in the batch).
   let batch: Array<ReadonlyArray<Instruction>> = []
+  let keys = new Set([feePayer.address])
+  let instructionCount = 0
+  let instructionBytes = 0
   for (const group of groups) {
-    const candidate = [...batch, group]
-    if (batch.length > 0 && (candidate.length > options.maxGroupsPerTransaction || wireSize(feePayer.address, candidate.flat()) > PACKET_DATA_SIZE)) {
+    const added = keysNotIn(keys, group)
+    const bytes = instructionBytesOf(group)
+    const size = messageWireSize(keys.size + added.length, instructionCount + group.length, instructionBytes + bytes)
+    if (batch.length > 0 && (batch.length + 1 > options.maxGroupsPerTransaction || size > PACKET_DATA_SIZE)) {
       flush(batch)
       batch = [group]
-    } else batch = candidate
+      keys = new Set([feePayer.address, ...keysNotIn(new Set([feePayer.address]), group)])
+      instructionCount = group.length
+      instructionBytes = bytes
+    } else {
+      batch.push(group)
+      for (const address of added) keys.add(address)
+      instructionCount += group.length
+      instructionBytes += bytes
+    }
   }
   flush(batch)
   return { landed, failed, transactions, lastError }

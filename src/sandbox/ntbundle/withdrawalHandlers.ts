@@ -5,6 +5,7 @@ import { fixed, mut, nowOf, readonlyAccount, remainingAccounts, resolveAccounts,
 import { ensure } from "./anchorErrors.ts"
 import type { HandlerTable } from "./handler.ts"
 import { checkTokenAccount, emit, logInstruction, transferTokens, valuationOf, withdrawalFee } from "./support.ts"
+import { settleRedemption } from "./redemption.ts"
 import { openBundle, openForKeeper, openOracle, openTempData, openUserBundle, openUserReferrer, referredAfter } from "./vault.ts"
 
 /**
@@ -110,17 +111,7 @@ export const withdrawalHandlers: HandlerTable = {
 
     transferTokens(context, { source: pdas.assetTokenAccount, destination: accounts.user_token_account, authority: pdas.assetAuthority, amount: net }, pdas.assetAuthoritySeeds)
     transferTokens(context, { source: pdas.assetTokenAccount, destination: accounts.treasury_account, authority: pdas.assetAuthority, amount: fee }, pdas.assetAuthoritySeeds)
-    const totalSharesBefore = bundle.totalShares
-    const userSharesBefore = user.shares + shares
-    bundle.bundleUnderlyingBalance -= gross
-    bundle.totalShares -= shares
-    user.pendingShares = 0n
-    user.estimatedPendingWithdrawalValue = 0n
-    user.withdrawalAvailableTimestamp = 0n
-    user.lastWithdrawalProcessTimestamp = now
-    user.netDeposits -= gross
-    if (referrer !== null) referrer.referredNetDeposits -= gross
-    if (temp.pendingWithdrawalsCounter > 0n) temp.pendingWithdrawalsCounter -= 1n
+    const { totalSharesBefore, userSharesBefore } = settleRedemption(bundle, temp, user, referrer, { shares, gross, now })
 
     emit(context, {
       name: "Redeemed",

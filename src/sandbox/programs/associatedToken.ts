@@ -48,6 +48,29 @@ const createAccountAt = (context: InvocationContext, payer: string, address: str
   context.invoke(systemInstruction(1, [[address, true, true]], (data) => data.set(tokenProgramBytes, 4), 36), [seeds])
 }
 
+interface Derivation {
+  readonly seeds: ReadonlyArray<Uint8Array>
+  readonly expected: string
+  readonly bump: number
+}
+
+/** Derivations by wallet and mint: a PDA search costs a curve check per bump tried, and the keeper pays the same owners again and again. */
+const derivations = new Map<string, Derivation>()
+const DERIVATION_CACHE_LIMIT = 50_000
+
+const derivation = (wallet: string, mint: string): Derivation => {
+  const key = `${wallet}/${mint}`
+  let known = derivations.get(key)
+  if (known === undefined) {
+    const seeds = [addressToBytes(wallet), addressToBytes(TOKEN_PROGRAM_ID), addressToBytes(mint)]
+    const [expected, bump] = findProgramAddress(seeds, ASSOCIATED_TOKEN_PROGRAM_ID)
+    known = { seeds, expected, bump }
+    if (derivations.size >= DERIVATION_CACHE_LIMIT) derivations.clear()
+    derivations.set(key, known)
+  }
+  return known
+}
+
 const execute = (context: InvocationContext): void => {
   const data = context.instruction.data
   const mode = data.length === 0 ? 0 : data[0]
@@ -59,8 +82,7 @@ const execute = (context: InvocationContext): void => {
   const mint = context.accountAt(3).address
   const tokenProgramId = context.accountAt(5).address
   if (tokenProgramId !== TOKEN_PROGRAM_ID) fail("IncorrectProgramId")
-  const seeds = [addressToBytes(wallet), addressToBytes(tokenProgramId), addressToBytes(mint)]
-  const [expected, bump] = findProgramAddress(seeds, ASSOCIATED_TOKEN_PROGRAM_ID)
+  const { seeds, expected, bump } = derivation(wallet, mint)
   if (expected !== address) fail("InvalidSeeds", "Error: Associated address does not match seed derivation")
 
   const existing = context.account(address)

@@ -50,71 +50,99 @@ const shortVec = (value: number): number[] => {
   }
 }
 
+const shortVecLength = (value: number): number => (value < 0x80 ? 1 : value < 0x4000 ? 2 : 3)
+
+const writeShortVec = (out: Uint8Array, offset: number, value: number): number => {
+  let rest = value
+  for (;;) {
+    const byte = rest & 0x7f
+    rest >>= 7
+    if (rest === 0) {
+      out[offset++] = byte
+      return offset
+    }
+    out[offset++] = byte | 0x80
+  }
+}
+
 export const compileLegacyMessage = (
   feePayer: string,
   instructions: ReadonlyArray<Instruction>,
   recentBlockhash: string
 ): CompiledLegacyMessage => {
   const flags = new Map<string, KeyFlags>([[feePayer, { isSigner: true, isWritable: true }]])
-  const note = (address: string, isSigner: boolean, isWritable: boolean): void => {
-    const known = flags.get(address)
-    if (known === undefined) flags.set(address, { isSigner, isWritable })
-    else {
-      known.isSigner ||= isSigner
-      known.isWritable ||= isWritable
-    }
-  }
   for (const instruction of instructions) {
-    for (const meta of instruction.accounts) note(meta.address, meta.isSigner, meta.isWritable)
-    note(instruction.programId, false, false)
+    for (const meta of instruction.accounts) noteKey(flags, meta.address, meta.isSigner, meta.isWritable)
+    noteKey(flags, instruction.programId, false, false)
   }
-  const entries = Array.from(flags)
-  const group = (isSigner: boolean, isWritable: boolean) =>
-    entries.filter(([address, key]) => address !== feePayer && key.isSigner === isSigner && key.isWritable === isWritable).map(([address]) => address)
-  const writableSigners = [feePayer, ...group(true, true)]
-  const readonlySigners = group(true, false)
-  const writableOthers = group(false, true)
-  const readonlyOthers = group(false, false)
-  const staticAccounts = [...writableSigners, ...readonlySigners, ...writableOthers, ...readonlyOthers]
-  const indexOf = new Map(staticAccounts.map((address, index) => [address, index]))
+  // The four groups, each in first-appearance order.
+  const writableSigners = [feePayer]
+  const readonlySigners: string[] = []
+  const writableOthers: string[] = []
+  const readonlyOthers: string[] = []
+  for (const [address, key] of flags) {
+    if (address === feePayer) continue
+    if (key.isSigner) (key.isWritable ? writableSigners : readonlySigners).push(address)
+    else (key.isWritable ? writableOthers : readonlyOthers).push(address)
+  }
+  const signers = [...writableSigners, ...readonlySigners]
+  const staticAccounts = [...signers, ...writableOthers, ...readonlyOthers]
+  const indexOf = new Map<string, number>()
+  for (let index = 0; index < staticAccounts.length; index++) indexOf.set(staticAccounts[index]!, index)
 
   const header: MessageHeader = {
-    numRequiredSignatures: writableSigners.length + readonlySigners.length,
+    numRequiredSignatures: signers.length,
     numReadonlySignedAccounts: readonlySigners.length,
     numReadonlyUnsignedAccounts: readonlyOthers.length
   }
-  const parts: Array<Uint8Array | ReadonlyArray<number>> = [
-    [header.numRequiredSignatures, header.numReadonlySignedAccounts, header.numReadonlyUnsignedAccounts],
-    shortVec(staticAccounts.length),
-    ...staticAccounts.map(keyBytes),
-    addressToBytes(recentBlockhash),
-    shortVec(instructions.length)
-  ]
   const compiled: Array<CompiledInstruction> = []
+  let length = 3 + shortVecLength(staticAccounts.length) + 32 * staticAccounts.length + 32 + shortVecLength(instructions.length)
   for (const instruction of instructions) {
-    const programIndex = indexOf.get(instruction.programId)!
-    const accountIndexes = instruction.accounts.map((meta) => indexOf.get(meta.address)!)
-    compiled.push({ programIndex, accountIndexes, data: instruction.data })
-    parts.push([programIndex], shortVec(accountIndexes.length), accountIndexes, shortVec(instruction.data.length), instruction.data)
+    const accountIndexes: number[] = []
+    for (const meta of instruction.accounts) accountIndexes.push(indexOf.get(meta.address)!)
+    compiled.push({ programIndex: indexOf.get(instruction.programId)!, accountIndexes, data: instruction.data })
+    length += 1 + shortVecLength(accountIndexes.length) + accountIndexes.length + shortVecLength(instruction.data.length) + instruction.data.length
   }
-  return {
-    messageBytes: concat(parts),
-    signers: [...writableSigners, ...readonlySigners],
-    header,
-    staticAccounts,
-    recentBlockhash,
-    instructions: compiled
+  const messageBytes = new Uint8Array(length)
+  messageBytes[0] = header.numRequiredSignatures
+  messageBytes[1] = header.numReadonlySignedAccounts
+  messageBytes[2] = header.numReadonlyUnsignedAccounts
+  let offset = writeShortVec(messageBytes, 3, staticAccounts.length)
+  for (const address of staticAccounts) {
+    messageBytes.set(keyBytes(address), offset)
+    offset += 32
+  }
+  messageBytes.set(addressToBytes(recentBlockhash), offset)
+  offset = writeShortVec(messageBytes, offset + 32, instructions.length)
+  for (const instruction of compiled) {
+    messageBytes[offset++] = instruction.programIndex
+    offset = writeShortVec(messageBytes, offset, instruction.accountIndexes.length)
+    messageBytes.set(instruction.accountIndexes, offset)
+    offset += instruction.accountIndexes.length
+    offset = writeShortVec(messageBytes, offset, instruction.data.length)
+    messageBytes.set(instruction.data, offset)
+    offset += instruction.data.length
+  }
+  return { messageBytes, signers, header, staticAccounts, recentBlockhash, instructions: compiled }
+}
+
+const noteKey = (flags: Map<string, KeyFlags>, address: string, isSigner: boolean, isWritable: boolean): void => {
+  const known = flags.get(address)
+  if (known === undefined) flags.set(address, { isSigner, isWritable })
+  else {
+    known.isSigner ||= isSigner
+    known.isWritable ||= isWritable
   }
 }
 
 /** The signatures of every required signer, in order; throws if a keypair is missing. */
 export const signMessage = (message: SignableMessage, keypairs: ReadonlyArray<Keypair>): Array<Uint8Array> => {
-  const byAddress = new Map(keypairs.map((keypair) => [keypair.address, keypair]))
-  const signatures = message.signers.map((address) => {
-    const keypair = byAddress.get(address)
+  const signatures: Uint8Array[] = []
+  for (const address of message.signers) {
+    const keypair = keypairs.find((candidate) => candidate.address === address)
     if (keypair === undefined) throw new Error(`no keypair for required signer ${address}`)
-    return keypair.sign(message.messageBytes)
-  })
+    signatures.push(keypair.sign(message.messageBytes))
+  }
   return signatures
 }
 

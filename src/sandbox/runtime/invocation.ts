@@ -73,13 +73,13 @@ export const executeInstruction = (
   if (callStack.length >= MAX_INVOKE_DEPTH) fail("CallDepth")
   if (callStack.includes(programId) && callStack[callStack.length - 1] !== programId) fail("ReentrancyNotAllowed")
   const stackHeight = callStack.length + 1
-  logs.push(`Program ${programId} invoke [${stackHeight}]`)
+  logs.push(invokeLine(programId, stackHeight))
   callStack.push(programId)
   const budgetAtStart = meter.remaining
   const lamportsBefore = lamportSum(environment, privileges)
   try {
     meter.consume(handler!.baseComputeUnits)
-    const returned = handler!.execute(createContext(environment, instruction, privileges, stackHeight))
+    const returned = handler!.execute(new Invocation(environment, instruction, privileges, stackHeight))
     if (returned instanceof InstructionFailure) throw returned
     if (lamportSum(environment, privileges) !== lamportsBefore) fail("UnbalancedInstruction")
   } catch (thrown) {
@@ -93,8 +93,36 @@ export const executeInstruction = (
     callStack.pop()
   }
   if (handler!.kind === "bpf") logs.push(`Program ${programId} consumed ${budgetAtStart - meter.remaining} of ${budgetAtStart} compute units`)
-  logs.push(`Program ${programId} success`)
+  logs.push(successLine(programId))
 }
+
+/**
+ * The fixed log lines, one string per program (and depth) made once: the same string objects line
+ * after line cost no concatenation, and the transaction store pools them by an already-known hash.
+ */
+const invokeLines = new Map<string, string[]>()
+const successLines = new Map<string, string>()
+
+const invokeLine = (programId: string, stackHeight: number): string => {
+  let lines = invokeLines.get(programId)
+  if (lines === undefined) {
+    lines = []
+    invokeLines.set(programId, lines)
+  }
+  return (lines[stackHeight] ??= flat(`Program ${programId} invoke [${stackHeight}]`))
+}
+
+const successLine = (programId: string): string => {
+  let line = successLines.get(programId)
+  if (line === undefined) {
+    line = flat(`Program ${programId} success`)
+    successLines.set(programId, line)
+  }
+  return line
+}
+
+/** A flat copy of a concatenated string (one heap object instead of a chain of pieces). */
+const flat = (text: string): string => Buffer.from(text, "utf8").toString("utf8")
 
 const asFailure = (thrown: unknown, logs: LogCollector): InstructionFailure => {
   if (thrown instanceof InstructionFailure) {
@@ -125,98 +153,149 @@ export const privilegesOf = (instruction: Instruction): Map<string, Privileges> 
   return privileges
 }
 
-const createContext = (
-  environment: ExecutionEnvironment,
-  instruction: Instruction,
-  privileges: ReadonlyMap<string, Privileges>,
-  stackHeight: number
-): InvocationContext => {
-  const { overlay, logs, meter } = environment
-  const programId = instruction.programId
+const unknownAccount = (address: string): never => failWithRuntimeLog("MissingAccount", `Instruction references an unknown account ${address}`)
 
-  const privilegeOf = (address: string): Privileges => privileges.get(address) ?? failWithRuntimeLog("MissingAccount", `Instruction references an unknown account ${address}`)
-  const view = (address: string): AccountView => ({ address, ...overlay.read(address) })
-  const requireWritable = (address: string, error: InstructionError): void => {
-    const privilege = privilegeOf(address)
-    if (!privilege.isWritable || overlay.read(address).executable) fail(error)
-  }
-  const requireOwned = (address: string, error: InstructionError): void => {
-    if (overlay.read(address).owner !== programId) fail(error)
+/**
+ * The context a handler sees. A class rather than an object of closures: one is made per
+ * instruction, and closures per call cost an allocation (and a `__name` call under tsx) each.
+ */
+class Invocation implements InvocationContext {
+  readonly programId: string
+  readonly clock: ClockView
+
+  constructor(
+    private readonly environment: ExecutionEnvironment,
+    readonly instruction: Instruction,
+    private readonly privileges: ReadonlyMap<string, Privileges>,
+    readonly stackHeight: number
+  ) {
+    this.programId = instruction.programId
+    this.clock = environment.clock
   }
 
-  const context: InvocationContext = {
-    programId,
-    instruction,
-    clock: environment.clock,
-    stackHeight,
-    accountAt: (index) => {
-      const meta = instruction.accounts[index] ?? fail("NotEnoughAccountKeys")
-      const privilege = privilegeOf(meta.address)
-      return { ...view(meta.address), isSigner: privilege.isSigner, isWritable: privilege.isWritable }
-    },
-    account: (address) => {
-      privilegeOf(address)
-      return view(address)
-    },
-    isSigner: (address) => privileges.get(address)?.isSigner === true,
-    isWritable: (address) => privileges.get(address)?.isWritable === true,
-    requireSigner: (address) => {
-      if (privileges.get(address)?.isSigner !== true) fail("MissingRequiredSignature", `${address} must sign`)
-    },
-    dataMut: (address) => {
-      requireWritable(address, "ReadonlyDataModified")
-      requireOwned(address, "ExternalAccountDataModified")
-      return overlay.mutableData(address)
-    },
-    setData: (address, data) => {
-      requireWritable(address, "ReadonlyDataModified")
-      requireOwned(address, "ExternalAccountDataModified")
-      if (data.length > MAX_ACCOUNT_DATA_LENGTH) fail("InvalidRealloc")
-      overlay.setData(address, data)
-    },
-    setLamports: (address, lamports) => {
-      const current = overlay.read(address).lamports
-      if (lamports === current) return
-      if (lamports < 0n) fail("InsufficientFunds")
-      if (lamports > U64_MAX) fail("ArithmeticOverflow")
-      requireWritable(address, "ReadonlyLamportChange")
-      if (lamports < current) requireOwned(address, "ExternalAccountLamportSpend")
-      overlay.setLamports(address, lamports)
-    },
-    transferLamports: (from, to, lamports) => {
-      if (lamports < 0n) fail("InvalidArgument")
-      const fromLamports = overlay.read(from).lamports
-      if (fromLamports < lamports) fail("InsufficientFunds")
-      context.setLamports(from, fromLamports - lamports)
-      context.setLamports(to, overlay.read(to).lamports + lamports)
-    },
-    assign: (address, newOwner) => {
-      const current = overlay.read(address)
-      if (current.owner === newOwner) return
-      requireWritable(address, "ModifiedProgramId")
-      requireOwned(address, "ModifiedProgramId")
-      if (current.data.some((byte) => byte !== 0)) fail("ModifiedProgramId")
-      overlay.setOwner(address, newOwner)
-    },
-    log: (message) => logs.push(`Program log: ${message}`),
-    emitData: (...chunks) => logs.push(`Program data: ${chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length).toString("base64")).join(" ")}`),
-    setReturnData: (data) => {
-      environment.returnData = { programId, data: new Uint8Array(data) }
-      logs.push(`Program return: ${programId} ${Buffer.from(data).toString("base64")}`)
-    },
-    consumeComputeUnits: (units) => meter.consume(units),
-    invoke: (callee, signerSeeds = []) => {
-      const pdaSigners = new Set<string>()
-      for (const seeds of signerSeeds) pdaSigners.add(createProgramAddress(seeds, programId) ?? fail("InvalidSeeds"))
-      for (const meta of callee.accounts) {
-        const privilege = privileges.get(meta.address) ?? failWithRuntimeLog("MissingAccount", `Instruction references an unknown account ${meta.address}`)
-        if (meta.isWritable && !privilege.isWritable) failWithRuntimeLog("PrivilegeEscalation", `${meta.address}'s writable privilege escalated`)
-        if (meta.isSigner && !privilege.isSigner && !pdaSigners.has(meta.address)) {
-          failWithRuntimeLog("PrivilegeEscalation", `${meta.address}'s signer privilege escalated`)
-        }
-      }
-      executeInstruction(environment, callee, privilegesOf(callee))
+  private privilegeOf(address: string): Privileges {
+    return this.privileges.get(address) ?? unknownAccount(address)
+  }
+
+  private view(address: string): AccountView {
+    const state = this.environment.overlay.read(address)
+    return { address, owner: state.owner, lamports: state.lamports, data: state.data, executable: state.executable }
+  }
+
+  private requireWritable(address: string, error: InstructionError): void {
+    const privilege = this.privilegeOf(address)
+    if (!privilege.isWritable || this.environment.overlay.read(address).executable) fail(error)
+  }
+
+  private requireOwned(address: string, error: InstructionError): void {
+    if (this.environment.overlay.read(address).owner !== this.programId) fail(error)
+  }
+
+  accountAt(index: number): AccountView & { readonly isSigner: boolean; readonly isWritable: boolean } {
+    const meta = this.instruction.accounts[index] ?? fail("NotEnoughAccountKeys")
+    const privilege = this.privilegeOf(meta.address)
+    const state = this.environment.overlay.read(meta.address)
+    return {
+      address: meta.address,
+      owner: state.owner,
+      lamports: state.lamports,
+      data: state.data,
+      executable: state.executable,
+      isSigner: privilege.isSigner,
+      isWritable: privilege.isWritable
     }
   }
-  return context
+
+  account(address: string): AccountView {
+    this.privilegeOf(address)
+    return this.view(address)
+  }
+
+  isSigner(address: string): boolean {
+    return this.privileges.get(address)?.isSigner === true
+  }
+
+  isWritable(address: string): boolean {
+    return this.privileges.get(address)?.isWritable === true
+  }
+
+  requireSigner(address: string): void {
+    if (this.privileges.get(address)?.isSigner !== true) fail("MissingRequiredSignature", `${address} must sign`)
+  }
+
+  dataMut(address: string): Uint8Array {
+    this.requireWritable(address, "ReadonlyDataModified")
+    this.requireOwned(address, "ExternalAccountDataModified")
+    return this.environment.overlay.mutableData(address)
+  }
+
+  setData(address: string, data: Uint8Array): void {
+    this.requireWritable(address, "ReadonlyDataModified")
+    this.requireOwned(address, "ExternalAccountDataModified")
+    if (data.length > MAX_ACCOUNT_DATA_LENGTH) fail("InvalidRealloc")
+    this.environment.overlay.setData(address, data)
+  }
+
+  setLamports(address: string, lamports: bigint): void {
+    const current = this.environment.overlay.read(address).lamports
+    if (lamports === current) return
+    if (lamports < 0n) fail("InsufficientFunds")
+    if (lamports > U64_MAX) fail("ArithmeticOverflow")
+    this.requireWritable(address, "ReadonlyLamportChange")
+    if (lamports < current) this.requireOwned(address, "ExternalAccountLamportSpend")
+    this.environment.overlay.setLamports(address, lamports)
+  }
+
+  transferLamports(from: string, to: string, lamports: bigint): void {
+    if (lamports < 0n) fail("InvalidArgument")
+    const overlay = this.environment.overlay
+    const fromLamports = overlay.read(from).lamports
+    if (fromLamports < lamports) fail("InsufficientFunds")
+    this.setLamports(from, fromLamports - lamports)
+    this.setLamports(to, overlay.read(to).lamports + lamports)
+  }
+
+  assign(address: string, newOwner: string): void {
+    const current = this.environment.overlay.read(address)
+    if (current.owner === newOwner) return
+    this.requireWritable(address, "ModifiedProgramId")
+    this.requireOwned(address, "ModifiedProgramId")
+    if (current.data.some((byte) => byte !== 0)) fail("ModifiedProgramId")
+    this.environment.overlay.setOwner(address, newOwner)
+  }
+
+  log(message: string): void {
+    this.environment.logs.push(`Program log: ${message}`)
+  }
+
+  emitData(...chunks: ReadonlyArray<Uint8Array>): void {
+    let line = "Program data: "
+    for (let index = 0; index < chunks.length; index++) {
+      const chunk = chunks[index]!
+      line += `${index === 0 ? "" : " "}${Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length).toString("base64")}`
+    }
+    this.environment.logs.push(line)
+  }
+
+  setReturnData(data: Uint8Array): void {
+    this.environment.returnData = { programId: this.programId, data: new Uint8Array(data) }
+    this.environment.logs.push(`Program return: ${this.programId} ${Buffer.from(data).toString("base64")}`)
+  }
+
+  consumeComputeUnits(units: number): void {
+    this.environment.meter.consume(units)
+  }
+
+  invoke(callee: Instruction, signerSeeds: ReadonlyArray<ReadonlyArray<Uint8Array>> = []): void {
+    const pdaSigners = new Set<string>()
+    for (const seeds of signerSeeds) pdaSigners.add(createProgramAddress(seeds, this.programId) ?? fail("InvalidSeeds"))
+    for (const meta of callee.accounts) {
+      const privilege = this.privileges.get(meta.address) ?? unknownAccount(meta.address)
+      if (meta.isWritable && !privilege.isWritable) failWithRuntimeLog("PrivilegeEscalation", `${meta.address}'s writable privilege escalated`)
+      if (meta.isSigner && !privilege.isSigner && !pdaSigners.has(meta.address)) {
+        failWithRuntimeLog("PrivilegeEscalation", `${meta.address}'s signer privilege escalated`)
+      }
+    }
+    executeInstruction(this.environment, callee, privilegesOf(callee))
+  }
 }

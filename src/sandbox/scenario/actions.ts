@@ -45,25 +45,49 @@ export class ScenarioActions {
   private readonly decoded = new WeakMap<Uint8Array, unknown>()
 
   private decode<T>(address: string, decoder: (bytes: Uint8Array) => Either.Either<T, unknown>): T | null {
+    return this.decodeData(this.programData(address), decoder)
+  }
+
+  /** The account's current bytes when the program owns it. */
+  private programData(address: string): Uint8Array | undefined {
     const account = this.chain.ledger.getAccount(address)
-    if (account === undefined || account.owner !== this.program) return null
-    const cached = this.decoded.get(account.data)
+    return account === undefined || account.owner !== this.program ? undefined : account.data
+  }
+
+  private decodeData<T>(data: Uint8Array | undefined, decoder: (bytes: Uint8Array) => Either.Either<T, unknown>): T | null {
+    if (data === undefined) return null
+    const cached = this.decoded.get(data)
     if (cached !== undefined) return cached as T
-    const decoded = decoder(account.data)
+    const decoded = decoder(data)
     if (Either.isLeft(decoded)) return null
-    this.decoded.set(account.data, decoded.right)
+    this.decoded.set(data, decoded.right)
     return decoded.right
   }
 
+  /**
+   * The vault's state now. The oracle and temp data are decoded when first read (many actions
+   * end before needing them), from the bytes current at this call.
+   */
   vault(address: string): VaultState | null {
     const bundle = this.decode(address, decodeBundle)
     if (bundle === null) return null
     const pdas = vaultAddresses(this.program, address, bundle.assetAddress)
+    const oracleData = this.programData(pdas.oracleData)
+    const tempData = this.programData(pdas.bundleTempData)
+    let oracle: OracleData | null | undefined
+    let temp: BundleTempData | null | undefined
+    const decodeData = this.decodeData.bind(this)
     return {
       ref: { program: this.program, bundleAddress: address as Address, bundle },
       bundle,
-      oracle: this.decode(pdas.oracleData, decodeOracleData),
-      temp: this.decode(pdas.bundleTempData, decodeBundleTempData)
+      get oracle() {
+        if (oracle === undefined) oracle = decodeData(oracleData, decodeOracleData)
+        return oracle
+      },
+      get temp() {
+        if (temp === undefined) temp = decodeData(tempData, decodeBundleTempData)
+        return temp
+      }
     }
   }
 
