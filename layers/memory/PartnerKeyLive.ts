@@ -44,12 +44,31 @@ const isUsable = (record: PartnerKeyRecord | null, cluster: Cluster, now: number
   record !== null && record.revokedAt === null && record.environment === cluster &&
   (record.expiresAt === null || record.expiresAt.getTime() > now)
 
-const rateLimitHeaders = (decision: RateLimitDecision) =>
-  [
-    ["x-ratelimit-limit", String(decision.limit)],
-    ["x-ratelimit-remaining", String(decision.remaining)],
-    ["x-ratelimit-reset", String(decision.reset)]
-  ] as const
+type Header = readonly [string, string]
+
+/**
+ * The `X-RateLimit-*` headers of a key's answers. Limit and reset stay the same for a whole window,
+ * so their header pairs are kept with the key and made again only when they change: only
+ * `remaining` is made per request.
+ */
+class RateLimitHeaders {
+  #limit: Header = ["x-ratelimit-limit", ""]
+  #reset: Header = ["x-ratelimit-reset", ""]
+  #limitValue = Number.NaN
+  #resetValue = Number.NaN
+
+  of(decision: RateLimitDecision): ReadonlyArray<Header> {
+    if (decision.limit !== this.#limitValue) {
+      this.#limitValue = decision.limit
+      this.#limit = ["x-ratelimit-limit", String(decision.limit)]
+    }
+    if (decision.reset !== this.#resetValue) {
+      this.#resetValue = decision.reset
+      this.#reset = ["x-ratelimit-reset", String(decision.reset)]
+    }
+    return [this.#limit, ["x-ratelimit-remaining", String(decision.remaining)], this.#reset]
+  }
+}
 
 const overQuota = (decision: RateLimitDecision, quota: Quota) =>
   new RateLimited({
@@ -76,6 +95,7 @@ interface MeteredKey {
   readonly bucket: string
   readonly quota: Quota
   readonly partner: Pass["provides"]
+  readonly rateLimitHeaders: RateLimitHeaders
 }
 
 /**
@@ -114,7 +134,8 @@ export const PartnerKeyLive = (options: PartnerKeyOptions) =>
               limit: record.quotaLimit ?? defaultQuota.limit,
               windowSeconds: record.quotaWindowSeconds ?? defaultQuota.windowSeconds
             },
-            partner: { keyId: record.id, name: record.name, ownerWallet: record.ownerWallet, environment: record.environment }
+            partner: { keyId: record.id, name: record.name, ownerWallet: record.ownerWallet, environment: record.environment },
+            rateLimitHeaders: new RateLimitHeaders()
           }
           metered.set(record, key)
         }
@@ -122,7 +143,7 @@ export const PartnerKeyLive = (options: PartnerKeyOptions) =>
       }
       const decided = (key: MeteredKey, decision: RateLimitDecision): Outcome =>
         decision.allowed
-          ? Exit.succeed({ provides: key.partner, headers: rateLimitHeaders(decision) })
+          ? Exit.succeed({ provides: key.partner, headers: key.rateLimitHeaders.of(decision) })
           : Exit.fail(overQuota(decision, key.quota))
       const meter = (record: PartnerKeyRecord | null, path: string): Outcome | Effect.Effect<Pass, Unauthorized | Forbidden | RateLimited> => {
         if (!isUsable(record, cluster, Date.now())) return Exit.fail(unknown)

@@ -23,6 +23,8 @@ export interface CompiledRoute {
   readonly decoders: EndpointDecoders
   readonly errors: ErrorTable
   readonly encodeSuccess: (value: unknown) => Either.Either<EncodedSuccess, ParseResult.ParseIssue>
+  /** The status a `PreEncoded` body goes out with (the first success status declared). */
+  readonly preEncodedStatus: number
   readonly handler: (input: any) => Effect.Effect<unknown, unknown, any>
   readonly middleware: ReadonlyArray<MiddlewareRuntime>
   readonly cacheControl: string
@@ -118,6 +120,7 @@ export const compileRoutes = (
         decoders: compileDecoders(endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, limits.maxQueryParameters),
         errors: errorTable,
         encodeSuccess: successEncoderOf(successes),
+        preEncodedStatus: successes.keys().next().value ?? 200,
         handler,
         middleware: middlewareRuntimes,
         cacheControl: Context.getOrElse(mergedAnnotations, CacheControl, () => "no-store"),

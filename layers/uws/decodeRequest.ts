@@ -107,15 +107,15 @@ class RecentDecodes {
 
   constructor(private readonly max = 4_096) {}
 
-  get(raw: string, decode: () => Either.Either<unknown, BadRequest>): Either.Either<unknown, BadRequest> {
-    let decoded = this.#decoded.get(raw)
-    if (decoded === undefined) {
-      decoded = decode()
-      // Shared by every request with this path from now on.
-      if (Either.isRight(decoded)) Object.freeze(decoded.right)
-      if (this.#decoded.size >= this.max) this.#decoded.clear()
-      this.#decoded.set(raw, decoded)
-    }
+  get(raw: string): Either.Either<unknown, BadRequest> | undefined {
+    return this.#decoded.get(raw)
+  }
+
+  add(raw: string, decoded: Either.Either<unknown, BadRequest>): Either.Either<unknown, BadRequest> {
+    // Shared by every request with this path from now on.
+    if (Either.isRight(decoded)) Object.freeze(decoded.right)
+    if (this.#decoded.size >= this.max) this.#decoded.clear()
+    this.#decoded.set(raw, decoded)
     return decoded
   }
 }
@@ -147,7 +147,11 @@ export const compileDecoders = (
     }
     // Hot reads ask for the same few vaults over and over; their base58 checks need not be redone.
     const recent = new RecentDecodes()
-    path = (raw) => recent.get(raw.length === 1 ? raw[0]! : raw.join("/"), () => decodeRaw(raw))
+    // No closure per request (a cached read is the common case): look up, decode only on a miss.
+    path = (raw) => {
+      const key = raw.length === 1 ? raw[0]! : raw.join("/")
+      return recent.get(key) ?? recent.add(key, decodeRaw(raw))
+    }
   }
 
   let query: EndpointDecoders["query"]

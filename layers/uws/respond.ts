@@ -59,11 +59,19 @@ export const joinHeaders = (headers: HeaderList): string => {
   return joined
 }
 
+const NOSNIFF_NAME = Buffer.from("x-content-type-options")
+
 /** Headers joined once, for headers that are the same on every answer of a route. */
 export class HeaderBlock {
   readonly lines: string
+  /**
+   * `nosniff` and these lines as UTF-8 bytes, the value of one `x-content-type-options` header:
+   * uWS copies bytes as they are, where a string is converted on every call.
+   */
+  readonly nosniffAndLines: Buffer
   constructor(headers: HeaderList) {
     this.lines = joinHeaders(headers)
+    this.nosniffAndLines = Buffer.from(NOSNIFF_LINE.slice(NOSNIFF_LINE.indexOf(": ") + 2) + this.lines)
   }
 }
 
@@ -98,10 +106,14 @@ export const writeResponse = (
 ): void => {
   // uWS writes "200 OK" itself when no status is written.
   if (status !== 200) res.writeStatus(statusLine(status))
-  const lines = headers instanceof HeaderBlock ? headers.lines : joinHeaders(headers)
   const extra = options.extraHeaders === undefined ? "" : joinHeaders(options.extraHeaders)
   // The request id is sanitised (`requestIdFor`): it cannot carry a line break either.
-  res.writeHeader("x-request-id", requestId + NOSNIFF_LINE + lines + extra)
+  if (headers instanceof HeaderBlock) {
+    res.writeHeader("x-request-id", extra === "" ? requestId : requestId + extra)
+    res.writeHeader(NOSNIFF_NAME, headers.nosniffAndLines)
+  } else {
+    res.writeHeader("x-request-id", requestId + NOSNIFF_LINE + joinHeaders(headers) + extra)
+  }
   if (options.close === true) {
     res.end(body, true)
   } else if (body.length <= STREAM_ABOVE_BYTES) {

@@ -14,12 +14,25 @@ import { requestIdFor } from "./requestId.ts"
 import { HeaderBlock, type HeaderList, JSON_CONTENT_TYPE, type WriteOptions, writeResponse, writeWhenSettled } from "./respond.ts"
 import { codingFor, compressDynamic, type ContentCoding, MIN_COMPRESSED_BYTES, VARY_ACCEPT_ENCODING } from "./contentEncoding.ts"
 import { runMiddlewareChain } from "./middlewareChain.ts"
-import { runSyncOrFork, settledExit } from "./runEffect.ts"
+import { runSyncOrFork } from "./runEffect.ts"
 import { ServedRequest } from "./servedRequest.ts"
 import type { RouteMeter } from "../../src/telemetry/routeMeter.ts"
 
 type Headers = Array<readonly [string, string]>
 const NO_HEADERS: Headers = []
+
+// The request being read by `req.forEach`, which calls back synchronously: one callback for every
+// request instead of a closure made per request.
+let collecting: Record<string, string> = Object.create(null)
+let collectedBytes = 0
+const collectHeader = (name: string, value: string): void => {
+  collectedBytes += name.length + value.length + 4
+  const previous = collecting[name]
+  collecting[name] = previous === undefined ? value : `${previous}, ${value}`
+}
+
+/** A handler's outcome known without running anything: an `Exit`, or an `Either` (projection reads). */
+type Settled = Exit.Exit<unknown, unknown> | Either.Either<unknown, unknown>
 
 /** What `PreEncoded.coded` compresses with, one function per coding (made once, not per request). */
 const COMPRESS: Record<ContentCoding, (body: string) => Uint8Array | Promise<Uint8Array>> = {
@@ -137,23 +150,35 @@ export const serveRoute = (
     })
   }
 
-  const writeExit = (res: HttpResponse, request: ServedRequest, exit: Exit.Exit<unknown, unknown>, extra: HeaderList) => {
-    const { id: requestId, startedAt } = request
-    if (Exit.isSuccess(exit)) {
-      const own = exit.value instanceof WithHeaders ? exit.value : undefined
-      const value = own === undefined ? exit.value : own.value
-      const encoded = route.encodeSuccess(value)
-      if (Either.isRight(encoded)) {
-        const { body, status } = encoded.right
-        writeSuccess(res, request, status, body, value, own === undefined ? extra : [...extra, ...own.headers])
-        return
-      }
-      const defect = new ParseResult.ParseError({ issue: encoded.left })
-      writeFailure(res, requestId, startedAt, failureToHttp(route.errors, Cause.die(defect), requestId), extra)
+  const writeValue = (res: HttpResponse, request: ServedRequest, handled: unknown, extra: HeaderList) => {
+    // A body encoded once per projection version goes out as it is, with nothing made per request.
+    if (handled instanceof PreEncoded) return writeSuccess(res, request, route.preEncodedStatus, handled.wire, handled, extra)
+    const own = handled instanceof WithHeaders ? handled : undefined
+    const value = own === undefined ? handled : own.value
+    const encoded = route.encodeSuccess(value)
+    if (Either.isRight(encoded)) {
+      const { body, status } = encoded.right
+      writeSuccess(res, request, status, body, value, own === undefined ? extra : [...extra, ...own.headers])
       return
     }
-    writeFailure(res, requestId, startedAt, failureToHttp(route.errors, exit.cause, requestId), extra)
+    const defect = new ParseResult.ParseError({ issue: encoded.left })
+    writeFailure(res, request.id, request.startedAt, failureToHttp(route.errors, Cause.die(defect), request.id), extra)
   }
+
+  const writeExit = (res: HttpResponse, request: ServedRequest, exit: Exit.Exit<unknown, unknown>, extra: HeaderList) => {
+    if (Exit.isSuccess(exit)) return writeValue(res, request, exit.value, extra)
+    writeFailure(res, request.id, request.startedAt, failureToHttp(route.errors, exit.cause, request.id), extra)
+  }
+
+  const writeSettled = (res: HttpResponse, request: ServedRequest, settled: Settled, extra: HeaderList) => {
+    if (Exit.isExit(settled)) return writeExit(res, request, settled, extra)
+    if (Either.isRight(settled)) return writeValue(res, request, settled.right, extra)
+    writeExit(res, request, Exit.fail(settled.left), extra)
+  }
+
+  /** The handler's outcome as it came when it needs no running (no `Exit` made for an `Either`). */
+  const settledOf = (handled: Effect.Effect<unknown, unknown>): Settled | undefined =>
+    Exit.isExit(handled) || Either.isEither(handled) ? handled as Settled : undefined
 
   // The last line of defence: a bug in the pipeline itself still gets an answer, never a hung socket
   // (and a uWS handler that returns without answering or onAborted would end the process).
@@ -196,17 +221,17 @@ export const serveRoute = (
   // Without tracing, a request runs no fiber as long as its middleware answers at once (cached key,
   // in-memory quota) and its handler returns a value (`Effect.succeed`, an `Either`, a `PreEncoded`
   // projection read); a fiber starts only from the first step that needs one.
-  const run = (input: Record<string, unknown>, request: RequestInfo, extraHeaders: Headers) => {
+  const run = (input: Record<string, unknown>, request: RequestInfo, extraHeaders: Headers): Settled | Fiber.RuntimeFiber<unknown, unknown> => {
     if (traceRequests) return runSyncOrFork(runtime, traced(input, request, extraHeaders))
     if (route.middleware.length === 0) {
       const handled = callHandler(input)
-      return settledExit(handled) ?? runSyncOrFork(runtime, handled)
+      return settledOf(handled) ?? runSyncOrFork(runtime, handled)
     }
     const chain = runMiddlewareChain(route.middleware, request, extraHeaders)
     if (!Exit.isExit(chain)) return runSyncOrFork(runtime, Effect.flatMap(chain, afterMiddleware(input)))
     if (Exit.isFailure(chain)) return chain
     const handled = callHandler(input)
-    return settledExit(handled) ?? runSyncOrFork(runtime, Effect.provide(handled, chain.value))
+    return settledOf(handled) ?? runSyncOrFork(runtime, Effect.provide(handled, chain.value))
   }
 
   const dispatch = (
@@ -217,9 +242,9 @@ export const serveRoute = (
   ) => {
     const extraHeaders: Headers = route.middleware.length === 0 ? NO_HEADERS : []
     const outcome = run(input, request, extraHeaders)
-    if (Exit.isExit(outcome)) {
-      if (exchange === undefined) writeExit(res, request, outcome, extraHeaders)
-      else if (!exchange.aborted) res.cork(() => writeExit(res, request, outcome, extraHeaders))
+    if (!Fiber.isFiber(outcome)) {
+      if (exchange === undefined) writeSettled(res, request, outcome, extraHeaders)
+      else if (!exchange.aborted) res.cork(() => writeSettled(res, request, outcome, extraHeaders))
       return
     }
     // What runs from here on may run after the response became untouchable.
@@ -236,17 +261,17 @@ export const serveRoute = (
     })
   }
 
+  // Path parameters as uWS lends them, read into one array per route: the decoder uses them at once.
+  const rawPath: Array<string> = route.decoders.pathParameterNames.map(() => "")
+
   return (res: HttpResponse, req: HttpRequest) => {
     let requestId = ""
     const startedAt = meter === undefined ? 0 : performance.now()
     try {
-      const headers: Record<string, string> = Object.create(null)
-      let headerBytes = 0
-      req.forEach((name, value) => {
-        headerBytes += name.length + value.length + 4
-        const previous = headers[name]
-        headers[name] = previous === undefined ? value : `${previous}, ${value}`
-      })
+      const headers: Record<string, string> = collecting = Object.create(null)
+      collectedBytes = 0
+      req.forEach(collectHeader)
+      const headerBytes = collectedBytes
       requestId = requestIdFor(headers["x-request-id"] ?? "")
       const path = req.getUrl()
       const query = req.getQuery() ?? ""
@@ -262,9 +287,8 @@ export const serveRoute = (
       const input: Record<string, unknown> = { request }
       const decoders = route.decoders
       if (decoders.path !== undefined) {
-        const raw: Array<string> = []
-        for (let i = 0; i < decoders.pathParameterNames.length; i++) raw.push(req.getParameter(i))
-        const decoded = decoders.path(raw)
+        for (let i = 0; i < rawPath.length; i++) rawPath[i] = req.getParameter(i)
+        const decoded = decoders.path(rawPath)
         if (Either.isLeft(decoded)) return reject(res, requestId, startedAt, decoded.left)
         input.path = decoded.right
       }

@@ -10,4 +10,8 @@ import type { ProjectionState } from "../domain/projection/state.ts"
 export const readEither = <A, E>(
   projection: Projection["Type"],
   read: (state: ProjectionState) => Either.Either<A, E>
-): Either.Either<A, E | ProjectionUnavailable> => Either.flatMap(projection.readSync(read), (result) => result)
+): Either.Either<A, E | ProjectionUnavailable> => {
+  // No `Either.flatMap` (a dual call and a closure per request): this runs on every keyed read.
+  const outer = projection.readSync(read)
+  return Either.isLeft(outer) ? Either.left(outer.left) : outer.right
+}

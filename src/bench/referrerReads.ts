@@ -139,7 +139,9 @@ const serve = () => {
 
 const startServer = (): Promise<{ readonly child: ChildProcess; readonly port: number; readonly builder: string; readonly users: number; readonly key: string }> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), SERVE_FLAG], {
+    // BENCH_SERVER_NODE_ARGS: extra node flags for the server child only (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p")
+    const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
+    const child = spawn(process.execPath, [...extra, "--import", "tsx", fileURLToPath(import.meta.url), SERVE_FLAG], {
       stdio: ["ignore", "pipe", "inherit"]
     })
     let output = ""

@@ -31,8 +31,10 @@ export const VaultsHandlersLive = implementGroup(
     return {
       list: () => projection.readSync((state) => listBody.get(state, "")),
       get: ({ path }) =>
-        readEither(projection, (state) =>
-          Either.map(findVault(state, path.vaultAddress), (view) => vaultBodies.get(state, view.address, view)))
+        readEither(projection, (state) => {
+          const found = findVault(state, path.vaultAddress)
+          return Either.isLeft(found) ? Either.left(found.left) : Either.right(vaultBodies.get(state, found.right.address, found.right))
+        })
     }
   })
 )

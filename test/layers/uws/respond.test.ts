@@ -1,5 +1,23 @@
 import { describe, expect, it } from "vitest"
-import { HeaderBlock, joinHeaders } from "../../../layers/uws/respond.ts"
+import type { HttpResponse } from "uwebsockets"
+import { HeaderBlock, joinHeaders, writeResponse } from "../../../layers/uws/respond.ts"
+
+/** What `writeResponse` hands uWS, as the header block uWS writes (`name: value\r\n` per call). */
+const written = (write: (res: HttpResponse) => void) => {
+  let head = ""
+  let body = ""
+  const res = {
+    writeStatus: (status: string) => (head = `${status}\r\n${head}`, res),
+    writeHeader: (name: string | Uint8Array, value: string | Uint8Array) => {
+      const text = (part: string | Uint8Array) => typeof part === "string" ? part : Buffer.from(part).toString()
+      head += `${text(name)}: ${text(value)}\r\n`
+      return res
+    },
+    end: (sent: string | Uint8Array) => (body = typeof sent === "string" ? sent : Buffer.from(sent).toString(), res)
+  }
+  write(res as unknown as HttpResponse)
+  return { head, body }
+}
 
 describe("response headers joined into one header line", () => {
   it("joins each header as its own CRLF line after the first", () => {
@@ -14,5 +32,16 @@ describe("response headers joined into one header line", () => {
     expect(() => joinHeaders([["x-a", "1\r\nset-cookie: x=1"]])).toThrow(/line break/)
     expect(() => joinHeaders([["x-a\n", "1"]])).toThrow(/line break/)
     expect(() => new HeaderBlock([["x-a", "\n"]])).toThrow(/line break/)
+  })
+
+  it("a route's fixed headers go out with the request id, nosniff and the per-request headers", () => {
+    const block = new HeaderBlock([["content-type", "application/json"], ["cache-control", "no-store"]])
+    expect(written((res) => writeResponse(res, 200, "id-1", block, "{}", { extraHeaders: [["x-ratelimit-remaining", "7"]] }))).toEqual({
+      head: "x-request-id: id-1\r\nx-ratelimit-remaining: 7\r\nx-content-type-options: nosniff\r\ncontent-type: application/json\r\ncache-control: no-store\r\n",
+      body: "{}"
+    })
+    expect(written((res) => writeResponse(res, 404, "id-2", [["content-type", "application/json"]], "{}")).head).toBe(
+      "404 Not Found\r\nx-request-id: id-2\r\nx-content-type-options: nosniff\r\ncontent-type: application/json\r\n"
+    )
   })
 })
