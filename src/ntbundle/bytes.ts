@@ -40,8 +40,11 @@ const canonicalBase64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+
 export const fromBase64 = (text: string): Uint8Array | undefined =>
   canonicalBase64.test(text) ? new Uint8Array(Buffer.from(text, "base64")) : undefined
 
-export const bytesEqual = (a: ReadonlyUint8Array | Uint8Array, b: ReadonlyUint8Array | Uint8Array): boolean =>
-  a.length === b.length && a.every((byte, i) => byte === b[i])
+export const bytesEqual = (a: ReadonlyUint8Array | Uint8Array, b: ReadonlyUint8Array | Uint8Array): boolean => {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
 
 /**
  * A plain `Uint8Array` view of the input. Node's `Buffer.slice` does not copy, so decoding straight
