@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import type { Decoder } from "@solana/kit"
 import { Either, FastCheck } from "effect"
 import { decodeAt } from "../../src/ntbundle/errors.ts"
 import { decodeEvent, EVENT_DISCRIMINATORS, type EventName, encodeEvent, type NtEvent } from "../../src/ntbundle/events.ts"
@@ -10,7 +11,7 @@ const eventNames = Object.keys(EVENT_LAYOUTS) as Array<EventName>
 
 /** What the kit codec alone decodes (the reference the direct reader must match). */
 const kitDecode = (name: EventName, bytes: Uint8Array) =>
-  Either.map(decodeAt(name, EVENT_LAYOUTS[name].codec, new Uint8Array(bytes), 8), (data) => ({ name, data }))
+  Either.map(decodeAt(name, EVENT_LAYOUTS[name].codec as Decoder<unknown>, new Uint8Array(bytes), 8), (data) => ({ name, data }))
 
 const encoded = FastCheck.constantFrom(...eventNames).chain((name) =>
   structArbitrary(EVENT_LAYOUTS[name].fields).map((data) => ({ name, bytes: encodeEvent({ name, data } as unknown as NtEvent) }))
