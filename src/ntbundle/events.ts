@@ -73,6 +73,7 @@ export const eventLogLine = (event: NtEvent): string => DATA_PREFIX + toBase64(e
 const INVOKE = /^Program (\S+) invoke \[(\d+)\]$/
 const SUCCESS = /^Program (\S+) success$/
 const FAILED = /^Program (\S+) failed: /
+const SUCCESS_DATA_LINE = `${DATA_PREFIX}success`
 
 /**
  * The `Program data:` lines `programId` logged, base64-decoded, from a transaction's log messages.
@@ -97,6 +98,15 @@ export const programDataFromLogs = (
   let dataLines = 0
   let topLevel = -1
   for (const line of logs) {
+    // Most lines are data lines: one whose payload has no space and is not "success" matches none of
+    // the patterns below, so it is taken at once.
+    if (line.startsWith(DATA_PREFIX) && line.indexOf(" ", DATA_PREFIX.length) < 0 && line !== SUCCESS_DATA_LINE) {
+      if (stack[stack.length - 1] !== programId) continue
+      const index = dataLines++
+      const bytes = fromBase64(line.slice(DATA_PREFIX.length))
+      if (bytes !== undefined) lines.push({ index, topLevel, bytes })
+      continue
+    }
     const invoke = INVOKE.exec(line)
     if (invoke !== null) {
       // Depth is 1-based; trusting it keeps the stack right even if a closing line is missing.
