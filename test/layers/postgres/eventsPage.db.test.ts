@@ -3,6 +3,7 @@ import { describe, expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { eventsPage, type LogPosition } from "../../../layers/postgres/dailyRollupSql.ts"
 import { TestDatabase } from "../../../src/bench/support/testDatabase.ts"
+import type { LoggedEvent } from "../../../src/domain/history/loggedEvent.ts"
 
 // Slots of different digit counts: their text order ("1000" < "99") is not chain order.
 const SLOTS = [9, 99, 100, 1000, 1001, 10_000]
@@ -27,7 +28,7 @@ describe("event log pages for the history rollup", () => {
           const seen: Array<string> = []
           let after: LogPosition | null = null
           for (;;) {
-            const page = yield* eventsPage(sql, after, 1_000_000, pageSize)
+            const page: ReadonlyArray<LoggedEvent> = yield* eventsPage(sql, after, 1_000_000, pageSize)
             seen.push(...page.map((event) => `${event.slot}#${event.eventIndex}`))
             const last = page[page.length - 1]
             if (last !== undefined) after = { slot: last.slot, signature: last.signature, eventIndex: last.eventIndex }
