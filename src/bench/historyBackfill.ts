@@ -14,6 +14,7 @@ import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
 import { backfillHistory } from "../../layers/solana/backfillHistory.ts"
 import { makeJsonRpcClient } from "../../layers/solana/jsonRpcClient.ts"
 import { solanaRpcOn } from "../../layers/solana/SolanaRpcLive.ts"
+import { programEventsFromAnswer } from "../../layers/solana/programTransaction.ts"
 import { fetchProgramTransactions, signaturesBefore } from "../../layers/solana/transactions.ts"
 import type { ProgramEvents } from "../../services/ChainSource.ts"
 import { ChainStore } from "../../services/ChainStore.ts"
@@ -48,7 +49,8 @@ const program = Effect.gen(function*() {
     Effect.promise(() => startScenarioSandbox({ port: 0, clock: "manual", users, builders: 4, historyDays: days, historyStepSeconds: 4 * 3_600 })),
     (started) => Effect.promise(() => started.close())
   )
-  const client = solanaRpcOn(makeJsonRpcClient({ url: sandbox.handle.rpcUrl }))
+  const jsonRpc = makeJsonRpcClient({ url: sandbox.handle.rpcUrl })
+  const client = solanaRpcOn(jsonRpc)
   const store = yield* ChainStore
 
   const listed = yield* timed(Effect.orDie(signaturesBefore(client, PROGRAM, null, null)))
@@ -66,6 +68,23 @@ const program = Effect.gen(function*() {
   const transactions = fetched.value.flat().filter((tx): tx is ProgramEvents => tx !== null)
   const events = transactions.reduce((sum, tx) => sum + tx.events.length, 0)
   console.log(`fetch transactions   ${rate(transactions.length, fetched.ms, fetched.cpuMs)} (${events} events)`)
+
+  // The gateway's own part of a fetch, without the sandbox serving it: decoding answers fetched once.
+  const answers = yield* Effect.promise(async () => {
+    const all: Array<unknown> = []
+    for (let i = 0; i < signatures.length; i += 100) {
+      const batch = await jsonRpc.batch(signatures.slice(i, i + 100).map((signature) => ({
+        method: "getTransaction",
+        params: [signature, { encoding: "base64", maxSupportedTransactionVersion: 0, commitment: "confirmed" }]
+      })))
+      for (const answer of batch) all.push(answer.ok ? answer.result : null)
+    }
+    return all
+  })
+  for (let pass = 1; pass <= 3; pass++) {
+    const decoded = yield* timed(Effect.sync(() => answers.map((answer, i) => programEventsFromAnswer(answer, PROGRAM, signatures[i]!))))
+    console.log(`decode answers (${pass})  ${rate(decoded.value.length, decoded.ms, decoded.cpuMs)}`)
+  }
 
   yield* emptyEventLog
   const written = yield* timed(
