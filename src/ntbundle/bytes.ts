@@ -58,12 +58,9 @@ const canonicalBase64Length = (text: string): number => {
 
 /** Strict standard base64 (padded); `undefined` for anything Node's lenient decoder would guess at. */
 export const fromBase64 = (text: string): Uint8Array | undefined => {
-  const size = canonicalBase64Length(text)
-  if (size < 0) return undefined
-  // decoded straight into a plain array of its own (no pooled Buffer, no copy)
-  const bytes = new Uint8Array(size)
-  Buffer.from(bytes.buffer, 0, size).write(text, "base64")
-  return bytes
+  if (canonicalBase64Length(text) < 0) return undefined
+  // copied out of Node's pooled Buffer: measured cheaper than Buffer#write into an array of the right size
+  return new Uint8Array(Buffer.from(text, "base64"))
 }
 
 export const bytesEqual = (a: ReadonlyUint8Array | Uint8Array, b: ReadonlyUint8Array | Uint8Array): boolean => {
