@@ -103,7 +103,7 @@ export const VaultSeriesLive = Layer.effect(
           FROM program_event
           WHERE vault = ${vault} AND ${PRICED} AND data->>'sharePrice' IS NOT NULL AND block_time IS NOT NULL
             AND ${position} AND ${lower} AND ${upper}
-          ORDER BY slot, signature, event_index
+          ORDER BY program_event.slot, signature, event_index -- the column, not the selected slot::text
           LIMIT ${SCAN_BATCH}`,
         (rows) => rows.map(toEvent)
       )

@@ -99,7 +99,12 @@ interface EventRow {
   readonly data: Record<string, unknown>
 }
 
-/** Events after `after` in chain order with a block time below `below`; events without one are skipped. */
+/**
+ * Events after `after` in chain order with a block time below `below`; events without one are skipped.
+ * The order names the table's column: a bare `slot` would be the selected `slot::text` (PostgreSQL
+ * resolves ORDER BY names to output columns first), a text order ("1000" < "999") that disagrees
+ * with the keyset condition and cannot use the chain-order index.
+ */
 export const eventsPage = (sql: SqlClient, after: LogPosition | null, below: number, limit: number) => {
   const position = after === null
     ? sql.literal("TRUE")
@@ -109,7 +114,7 @@ export const eventsPage = (sql: SqlClient, after: LogPosition | null, below: num
       SELECT slot::text, signature, event_index, block_time::text, name, vault, wallet, data
       FROM program_event
       WHERE ${position} AND block_time IS NOT NULL AND block_time < ${below}
-      ORDER BY slot, signature, event_index
+      ORDER BY program_event.slot, signature, event_index
       LIMIT ${limit}`,
     (rows) =>
       rows.map((row): LoggedEvent => ({

@@ -1,7 +1,7 @@
 import type { SqlClient } from "@effect/sql/SqlClient"
 import { Array as Arr, Effect } from "effect"
 import type { ProgramEvents } from "../../services/ChainSource.ts"
-import { toJson } from "../../src/ntbundle/json.ts"
+import { toJsonText } from "../../src/ntbundle/json.ts"
 import { eventVault, eventWallet } from "./eventKeys.ts"
 
 /** Rows per multi-row insert (9 parameters per event row, 5 per transaction row). */
@@ -47,7 +47,7 @@ const eventRows = (tx: ProgramEvents) =>
     block_time: tx.blockTime,
     name: event === null ? UNKNOWN_EVENT_NAME : event.name,
     raw,
-    data: event === null ? EMPTY_DATA : JSON.stringify(toJson(event.data)),
+    data: event === null ? EMPTY_DATA : toJsonText(event.data),
     vault: event === null ? null : eventVault(event),
     wallet: event === null ? null : eventWallet(event, user)
   }))

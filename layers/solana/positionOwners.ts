@@ -1,4 +1,5 @@
-import { encodeBase58 } from "../../src/ntbundle/base58.ts"
+import { addressBytesOf, addressTextOf } from "../../src/ntbundle/addressBytes.ts"
+import { bytesEqual } from "../../src/ntbundle/bytes.ts"
 import { PROCESS_DEPOSIT_DISCRIMINATOR, PROCESS_WITHDRAWAL_DISCRIMINATOR } from "../../src/ntbundle/generated/instructions.ts"
 import type { CompiledInstruction } from "./wireMessage.ts"
 
@@ -35,11 +36,18 @@ export const positionOwnersByInstruction = (
   const loadedKeys = [...(loaded?.writable ?? []), ...(loaded?.readonly ?? [])]
   const addressAt = (index: number): string | null => {
     const key = accountKeys[index]
-    if (key !== undefined) return encodeBase58(key)
+    if (key !== undefined) return addressTextOf(key)
     return loadedKeys[index - accountKeys.length] ?? null
   }
+  const programKey = addressBytesOf(programId)
+  const isProgram = (index: number): boolean => {
+    const key = accountKeys[index]
+    // compared as bytes: no base58 text for every instruction's program
+    if (key !== undefined) return programKey !== null && bytesEqual(key, programKey)
+    return loadedKeys[index - accountKeys.length] === programId
+  }
   return instructions.map((instruction) => {
-    if (addressAt(instruction.programIdIndex) !== programId) return null
+    if (!isProgram(instruction.programIdIndex)) return null
     const rule = OWNER_ACCOUNT.find(({ discriminator }) => startsWith(instruction.data, discriminator))
     if (rule === undefined) return null
     const index = instruction.accountIndexes[rule.account]

@@ -1,6 +1,6 @@
 import { Either } from "effect"
 import type { ProgramDataLine, ProgramEvents } from "../../services/ChainSource.ts"
-import { encodeBase58 } from "../../src/ntbundle/base58.ts"
+import { addressTextOf } from "../../src/ntbundle/addressBytes.ts"
 import { decodeEvent, programDataFromLogs } from "../../src/ntbundle/events.ts"
 import { type LoadedAddresses, positionOwnersByInstruction } from "./positionOwners.ts"
 import { readMessageInstructions } from "./wireMessage.ts"
@@ -78,9 +78,10 @@ export const programEventsFromAnswer = (value: unknown, programId: string, signa
   const keys = readMessageInstructions(Buffer.from(value.transaction[0], "base64"))
   if (keys === null) throw new MalformedTransaction(signature, "the transaction bytes are not a message")
   const writableAccounts: Array<string> = []
-  keys.accountKeys.forEach((key, index) => {
-    if (isWritableIndex(index, keys.accountKeys.length, keys.header)) writableAccounts.push(encodeBase58(key))
-  })
+  for (let index = 0; index < keys.accountKeys.length; index++) {
+    // memoized: the same accounts recur across transactions
+    if (isWritableIndex(index, keys.accountKeys.length, keys.header)) writableAccounts.push(addressTextOf(keys.accountKeys[index]!))
+  }
   writableAccounts.push(...(value.meta?.loadedAddresses?.writable ?? []))
   const failed = value.meta?.err != null
   return {

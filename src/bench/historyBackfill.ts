@@ -14,6 +14,7 @@ import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
 import { backfillHistory } from "../../layers/solana/backfillHistory.ts"
 import { makeJsonRpcClient } from "../../layers/solana/jsonRpcClient.ts"
 import { solanaRpcOn } from "../../layers/solana/SolanaRpcLive.ts"
+import { programEventsFromAnswer } from "../../layers/solana/programTransaction.ts"
 import { fetchProgramTransactions, signaturesBefore } from "../../layers/solana/transactions.ts"
 import type { ProgramEvents } from "../../services/ChainSource.ts"
 import { ChainStore } from "../../services/ChainStore.ts"
@@ -24,13 +25,18 @@ const PROGRAM = "BUNDDh4P5XviMm1f3gCvnq2qKx6TGosAGnoUK12e7cXU"
 const users = Number(process.env["BENCH_USERS"] ?? 40)
 const days = Number(process.env["BENCH_DAYS"] ?? 10)
 
-const rate = (count: number, ms: number) => `${count} in ${(ms / 1000).toFixed(2)} s = ${Math.round((count * 1000) / Math.max(ms, 1))}/s`
+// CPU of the whole process (the in-process sandbox serving the RPC included): steadier than wall
+// time on a shared machine.
+const rate = (count: number, ms: number, cpuMs: number) =>
+  `${count} in ${(ms / 1000).toFixed(2)} s = ${Math.round((count * 1000) / Math.max(ms, 1))}/s, CPU ${(cpuMs / 1000).toFixed(2)} s`
 
 const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.gen(function*() {
     const started = performance.now()
+    const cpu = process.cpuUsage()
     const value = yield* effect
-    return { value, ms: performance.now() - started }
+    const used = process.cpuUsage(cpu)
+    return { value, ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 }
   })
 
 const emptyEventLog = Effect.gen(function*() {
@@ -43,13 +49,14 @@ const program = Effect.gen(function*() {
     Effect.promise(() => startScenarioSandbox({ port: 0, clock: "manual", users, builders: 4, historyDays: days, historyStepSeconds: 4 * 3_600 })),
     (started) => Effect.promise(() => started.close())
   )
-  const client = solanaRpcOn(makeJsonRpcClient({ url: sandbox.handle.rpcUrl }))
+  const jsonRpc = makeJsonRpcClient({ url: sandbox.handle.rpcUrl })
+  const client = solanaRpcOn(jsonRpc)
   const store = yield* ChainStore
 
   const listed = yield* timed(Effect.orDie(signaturesBefore(client, PROGRAM, null, null)))
   const signatures = listed.value.map((entry) => entry.signature)
   console.log(`sandbox: ${users} users, ${days} days of history, ${signatures.length} program transactions`)
-  console.log(`list signatures      ${rate(signatures.length, listed.ms)}`)
+  console.log(`list signatures      ${rate(signatures.length, listed.ms, listed.cpuMs)}`)
 
   const fetched = yield* timed(
     Effect.forEach(
@@ -60,7 +67,24 @@ const program = Effect.gen(function*() {
   )
   const transactions = fetched.value.flat().filter((tx): tx is ProgramEvents => tx !== null)
   const events = transactions.reduce((sum, tx) => sum + tx.events.length, 0)
-  console.log(`fetch transactions   ${rate(transactions.length, fetched.ms)} (${events} events)`)
+  console.log(`fetch transactions   ${rate(transactions.length, fetched.ms, fetched.cpuMs)} (${events} events)`)
+
+  // The gateway's own part of a fetch, without the sandbox serving it: decoding answers fetched once.
+  const answers = yield* Effect.promise(async () => {
+    const all: Array<unknown> = []
+    for (let i = 0; i < signatures.length; i += 100) {
+      const batch = await jsonRpc.batch(signatures.slice(i, i + 100).map((signature) => ({
+        method: "getTransaction",
+        params: [signature, { encoding: "base64", maxSupportedTransactionVersion: 0, commitment: "confirmed" }]
+      })))
+      for (const answer of batch) all.push(answer.ok ? answer.result : null)
+    }
+    return all
+  })
+  for (let pass = 1; pass <= 3; pass++) {
+    const decoded = yield* timed(Effect.sync(() => answers.map((answer, i) => programEventsFromAnswer(answer, PROGRAM, signatures[i]!))))
+    console.log(`decode answers (${pass})  ${rate(decoded.value.length, decoded.ms, decoded.cpuMs)}`)
+  }
 
   yield* emptyEventLog
   const written = yield* timed(
@@ -70,11 +94,11 @@ const program = Effect.gen(function*() {
       { discard: true }
     )
   )
-  console.log(`write event log      ${rate(transactions.length, written.ms)} (${events} events)`)
+  console.log(`write event log      ${rate(transactions.length, written.ms, written.cpuMs)} (${events} events)`)
 
   yield* emptyEventLog
   const whole = yield* timed(backfillHistory(client, PROGRAM, { since: null }, () => Effect.void))
-  console.log(`whole backfill       ${rate(signatures.length, whole.ms)}`)
+  console.log(`whole backfill       ${rate(signatures.length, whole.ms, whole.cpuMs)}`)
 })
 
 const layer = Layer.mergeAll(ChainStoreLive, BackfillStoreLive).pipe(Layer.provideMerge(TestDatabase))

@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import { asPlainBytes, fromBase64, toBase64, toHex } from "./bytes.ts"
 import { decodeAt, type DecodeError, decodeError } from "./errors.ts"
+import { readAt, structReader } from "./fieldReader.ts"
 import { EVENT_LAYOUTS, type EventDataByName } from "./generated/events.ts"
 import type { Layout } from "./generated/types.ts"
 
@@ -23,9 +24,14 @@ export const EVENT_DISCRIMINATORS: { readonly [K in EventName]: Uint8Array } = O
   eventNames.map((name) => [name, EVENT_LAYOUTS[name].discriminator])
 ) as { readonly [K in EventName]: Uint8Array }
 
+/** An 8-byte discriminator as one map key: a latin1 string (cheaper to build than hex). */
+const discriminatorKey = (bytes: Uint8Array): string => String.fromCharCode(bytes[0]!, bytes[1]!, bytes[2]!, bytes[3]!, bytes[4]!, bytes[5]!, bytes[6]!, bytes[7]!)
+
 const nameByDiscriminator: ReadonlyMap<string, EventName> = new Map(
-  eventNames.map((name) => [toHex(EVENT_LAYOUTS[name].discriminator), name])
+  eventNames.map((name) => [discriminatorKey(EVENT_LAYOUTS[name].discriminator), name])
 )
+
+const readerByName = new Map(eventNames.map((name) => [name, structReader(EVENT_LAYOUTS[name].fields)]))
 
 // `name` and `data` are correlated in NtEvent, which TypeScript cannot follow through an indexed
 // access; this is the one place that widens a layout to the union of all event data.
@@ -37,11 +43,14 @@ export const decodeEvent = (bytes: Uint8Array): Either.Either<NtEvent, DecodeErr
   if (data.length < DISCRIMINATOR_LENGTH) {
     return Either.left(decodeError("TOO_SHORT", `event data has ${data.length} bytes, less than a discriminator`))
   }
-  const discriminator = toHex(data.subarray(0, DISCRIMINATOR_LENGTH))
-  const name = nameByDiscriminator.get(discriminator)
+  const name = nameByDiscriminator.get(discriminatorKey(data))
   if (name === undefined) {
+    const discriminator = toHex(data.subarray(0, DISCRIMINATOR_LENGTH))
     return Either.left(decodeError("UNKNOWN_DISCRIMINATOR", `no ntbundle event has discriminator ${discriminator}`))
   }
+  // Well-formed data (all of it, in practice) is read directly; the kit codec tells what is wrong with the rest.
+  const read = readAt(readerByName.get(name)!, data, DISCRIMINATOR_LENGTH)
+  if (read !== undefined) return Either.right({ name, data: read } as NtEvent)
   return Either.map(
     decodeAt(name, layoutOf(name).codec, data, DISCRIMINATOR_LENGTH),
     (decoded) => ({ name, data: decoded }) as NtEvent
@@ -64,6 +73,7 @@ export const eventLogLine = (event: NtEvent): string => DATA_PREFIX + toBase64(e
 const INVOKE = /^Program (\S+) invoke \[(\d+)\]$/
 const SUCCESS = /^Program (\S+) success$/
 const FAILED = /^Program (\S+) failed: /
+const SUCCESS_DATA_LINE = `${DATA_PREFIX}success`
 
 /**
  * The `Program data:` lines `programId` logged, base64-decoded, from a transaction's log messages.
@@ -88,6 +98,15 @@ export const programDataFromLogs = (
   let dataLines = 0
   let topLevel = -1
   for (const line of logs) {
+    // Most lines are data lines: one whose payload has no space and is not "success" matches none of
+    // the patterns below, so it is taken at once.
+    if (line.startsWith(DATA_PREFIX) && line.indexOf(" ", DATA_PREFIX.length) < 0 && line !== SUCCESS_DATA_LINE) {
+      if (stack[stack.length - 1] !== programId) continue
+      const index = dataLines++
+      const bytes = fromBase64(line.slice(DATA_PREFIX.length))
+      if (bytes !== undefined) lines.push({ index, topLevel, bytes })
+      continue
+    }
     const invoke = INVOKE.exec(line)
     if (invoke !== null) {
       // Depth is 1-based; trusting it keeps the stack right even if a closing line is missing.
