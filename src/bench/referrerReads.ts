@@ -18,6 +18,7 @@ import { ProjectionState } from "../domain/projection/state.ts"
 import { ReferrerPayoutsLive } from "../../layers/postgres/ReferrerPayoutsLive.ts"
 import { createSandboxChain } from "../sandbox/sandbox.ts"
 import { installScenario } from "../sandbox/scenario/scenario.ts"
+import { benchModuleArgs } from "./support/compiledModule.ts"
 import { measureThroughput } from "./support/httpLoadClient.ts"
 import { listenForTest } from "./support/httpTestServer.ts"
 import { makePartnerKeysInMemory } from "./support/partnerKeysInMemory.ts"
@@ -137,11 +138,12 @@ const serve = () => {
   Effect.runFork(Layer.launch(launched))
 }
 
-const startServer = (): Promise<{ readonly child: ChildProcess; readonly port: number; readonly builder: string; readonly users: number; readonly key: string }> =>
-  new Promise((resolve, reject) => {
+const startServer = async (): Promise<{ readonly child: ChildProcess; readonly port: number; readonly builder: string; readonly users: number; readonly key: string }> => {
+  const server = await benchModuleArgs(import.meta.url)
+  return new Promise((resolve, reject) => {
     // BENCH_SERVER_NODE_ARGS: extra node flags for the server child only (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p")
     const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
-    const child = spawn(process.execPath, [...extra, "--import", "tsx", fileURLToPath(import.meta.url), SERVE_FLAG], {
+    const child = spawn(process.execPath, [...extra, ...server, SERVE_FLAG], {
       stdio: ["ignore", "pipe", "inherit"]
     })
     let output = ""
@@ -152,6 +154,7 @@ const startServer = (): Promise<{ readonly child: ChildProcess; readonly port: n
     })
     child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)))
   })
+}
 
 const ms = (value: number) => Number(value.toFixed(3))
 
@@ -255,7 +258,6 @@ export const run = async (
   }
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  if (process.argv.includes(SERVE_FLAG)) serve()
-  else console.table(await run())
-}
+// the server child runs this module compiled (benchModuleArgs), started with SERVE_FLAG
+if (process.argv.includes(SERVE_FLAG)) serve()
+else if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) console.table(await run())

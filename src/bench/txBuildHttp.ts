@@ -15,7 +15,7 @@ import { makeWorld, NOW, vault } from "./support/buildWorld.ts"
 import { BuildStandIns } from "./support/buildStandIns.ts"
 import { listenForTest } from "./support/httpTestServer.ts"
 import { PartnerKeyStandIn } from "./support/partnerKeyStandIn.ts"
-import { compiledModule } from "./support/compiledModule.ts"
+import { benchModuleArgs } from "./support/compiledModule.ts"
 import { cpuSecondsOf } from "./support/processCpu.ts"
 import { liveStatus, ProjectionTest } from "./support/projectionTest.ts"
 import { postLoad } from "./support/postLoad.ts"
@@ -64,8 +64,7 @@ const serve = (holders: ReadonlyArray<Address>) => {
 }
 
 const startServer = async (holders: ReadonlyArray<Address>): Promise<{ readonly child: ChildProcess; readonly port: number }> => {
-  // the server runs compiled, as `npm start` runs the gateway (BENCH_TSX=1: through tsx's loader instead)
-  const server = process.env.BENCH_TSX === "1" ? ["--import", "tsx", fileURLToPath(import.meta.url)] : [await compiledModule(import.meta.url)]
+  const server = await benchModuleArgs(import.meta.url)
   return new Promise((resolve, reject) => {
     // BENCH_SERVER_NODE_ARGS: extra node flags for the server child only (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p")
     const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")

@@ -10,6 +10,7 @@ import { HttpListener, HttpServer } from "../../layers/uws/HttpServer.ts"
 import { registryVaults } from "../ntbundle/registry.ts"
 import { putReferrer, tierSchedule } from "./support/referrersFixture.ts"
 import { measureLatency, measureThroughput } from "./support/httpLoadClient.ts"
+import { benchModuleArgs } from "./support/compiledModule.ts"
 import { cpuSecondsOf } from "./support/processCpu.ts"
 import { gatewayForTest } from "./support/httpTestServer.ts"
 import { makePartnerKeysInMemory } from "./support/partnerKeysInMemory.ts"
@@ -127,11 +128,12 @@ const serve = () => {
 }
 
 /** The read server in a child process; `metrics: true` meters requests and runs the scraped metrics listener. */
-export const startServer = (metrics = false): Promise<{ readonly child: ChildProcess; readonly port: number; readonly key: string }> =>
-  new Promise((resolve, reject) => {
+export const startServer = async (metrics = false): Promise<{ readonly child: ChildProcess; readonly port: number; readonly key: string }> => {
+  const server = await benchModuleArgs(import.meta.url)
+  return new Promise((resolve, reject) => {
     // BENCH_SERVER_NODE_ARGS: extra node flags for the server child only (e.g. "--cpu-prof --cpu-prof-dir=/tmp/p")
     const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
-    const child = spawn(process.execPath, [...extra, "--import", "tsx", fileURLToPath(import.meta.url), SERVE_FLAG], {
+    const child = spawn(process.execPath, [...extra, ...server, SERVE_FLAG], {
       stdio: ["ignore", "pipe", "inherit"],
       env: { ...process.env, [METRICS_ENV]: metrics ? "on" : "off" }
     })
@@ -143,6 +145,7 @@ export const startServer = (metrics = false): Promise<{ readonly child: ChildPro
     })
     child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)))
   })
+}
 
 const ms = (value: number) => Number(value.toFixed(3))
 
@@ -218,7 +221,6 @@ export const run = async (
   }
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  if (process.argv.includes(SERVE_FLAG)) serve()
-  else console.table(await run())
-}
+// the server child runs this module compiled (benchModuleArgs), started with SERVE_FLAG
+if (process.argv.includes(SERVE_FLAG)) serve()
+else if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) console.table(await run())

@@ -5,8 +5,11 @@ import { buildSources } from "../../../bin/buildSources.js"
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url))
 
 /**
- * The path of a benchmark module compiled as `npm start` compiles the gateway (bin/buildSources.js),
- * so that its server child runs the code as production runs it rather than through tsx's loader.
+ * The node arguments that run a benchmark module in a child process as `npm start` runs the
+ * gateway: compiled by bin/buildSources.js, not through tsx's loader (BENCH_TSX=1: through tsx).
+ * The module then sees its own source URL as `import.meta.url`, not the path it was started from.
  */
-export const compiledModule = async (moduleUrl: string): Promise<string> =>
-  fileURLToPath(await buildSources(path.relative(ROOT, fileURLToPath(moduleUrl))))
+export const benchModuleArgs = async (moduleUrl: string): Promise<Array<string>> =>
+  process.env.BENCH_TSX === "1"
+    ? ["--import", "tsx", fileURLToPath(moduleUrl)]
+    : [fileURLToPath(await buildSources(path.relative(ROOT, fileURLToPath(moduleUrl))))]
