@@ -59,19 +59,11 @@ export const joinHeaders = (headers: HeaderList): string => {
   return joined
 }
 
-const NOSNIFF_NAME = Buffer.from("x-content-type-options")
-
 /** Headers joined once, for headers that are the same on every answer of a route. */
 export class HeaderBlock {
   readonly lines: string
-  /**
-   * `nosniff` and these lines as UTF-8 bytes, the value of one `x-content-type-options` header:
-   * uWS copies bytes as they are, where a string is converted on every call.
-   */
-  readonly nosniffAndLines: Buffer
   constructor(headers: HeaderList) {
     this.lines = joinHeaders(headers)
-    this.nosniffAndLines = Buffer.from(NOSNIFF_LINE.slice(NOSNIFF_LINE.indexOf(": ") + 2) + this.lines)
   }
 }
 
@@ -108,12 +100,9 @@ export const writeResponse = (
   if (status !== 200) res.writeStatus(statusLine(status))
   const extra = options.extraHeaders === undefined ? "" : joinHeaders(options.extraHeaders)
   // The request id is sanitised (`requestIdFor`): it cannot carry a line break either.
-  if (headers instanceof HeaderBlock) {
-    res.writeHeader("x-request-id", extra === "" ? requestId : requestId + extra)
-    res.writeHeader(NOSNIFF_NAME, headers.nosniffAndLines)
-  } else {
-    res.writeHeader("x-request-id", requestId + NOSNIFF_LINE + joinHeaders(headers) + extra)
-  }
+  const lines = headers instanceof HeaderBlock ? headers.lines : joinHeaders(headers)
+  // One native call for all of them (measured: a second writeHeader with the route's lines as bytes cost more).
+  res.writeHeader("x-request-id", requestId + NOSNIFF_LINE + lines + extra)
   if (options.close === true) {
     res.end(body, true)
   } else if (body.length <= STREAM_ABOVE_BYTES) {

@@ -37,7 +37,7 @@ describe("response headers joined into one header line", () => {
   it("a route's fixed headers go out with the request id, nosniff and the per-request headers", () => {
     const block = new HeaderBlock([["content-type", "application/json"], ["cache-control", "no-store"]])
     expect(written((res) => writeResponse(res, 200, "id-1", block, "{}", { extraHeaders: [["x-ratelimit-remaining", "7"]] }))).toEqual({
-      head: "x-request-id: id-1\r\nx-ratelimit-remaining: 7\r\nx-content-type-options: nosniff\r\ncontent-type: application/json\r\ncache-control: no-store\r\n",
+      head: "x-request-id: id-1\r\nx-content-type-options: nosniff\r\ncontent-type: application/json\r\ncache-control: no-store\r\nx-ratelimit-remaining: 7\r\n",
       body: "{}"
     })
     expect(written((res) => writeResponse(res, 404, "id-2", [["content-type", "application/json"]], "{}")).head).toBe(
