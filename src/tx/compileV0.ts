@@ -7,6 +7,7 @@ import type { Instruction } from "@solana/kit"
 import { addressBytesOf } from "../ntbundle/addressBytes.ts"
 import { decodeBase58Bytes32 } from "../ntbundle/base58.ts"
 import { compareKitOrder } from "./staticAddress.ts"
+import { shortVecLength, writeShortVec } from "./shortVec.ts"
 
 const WRITABLE_BIT = 1
 const SIGNER_BIT = 2
@@ -138,21 +139,6 @@ const compareAccounts = (left: AccountEntry, right: AccountEntry): number => {
   return compareKitOrder(left.address, right.address)
 }
 
-const shortU16Length = (value: number): number => (value < 0x80 ? 1 : value < 0x4000 ? 2 : 3)
-
-const writeShortU16 = (out: Uint8Array, offset: number, value: number): number => {
-  let rest = value
-  let at = offset
-  for (;;) {
-    const low = rest & 0x7f
-    rest >>= 7
-    if (rest === 0) {
-      out[at++] = low
-      return at
-    }
-    out[at++] = low | 0x80
-  }
-}
 
 let lastBlockhash = ""
 let lastBlockhashBytes: Uint8Array = new Uint8Array(32)
@@ -205,37 +191,37 @@ export const compileUnsignedV0 = (input: UnsignedV0Input): CompiledUnsignedV0 =>
   checkLimits(accounts, instructions, signers)
   const recentBlockhash = blockhashBytes(input.blockhash)
 
-  let messageLength = 1 + 3 + shortU16Length(accounts.length) + 32 * accounts.length + 32 + shortU16Length(instructions.length)
+  let messageLength = 1 + 3 + shortVecLength(accounts.length) + 32 * accounts.length + 32 + shortVecLength(instructions.length)
   for (const instruction of instructions) {
     const accountCount = instruction.accounts?.length ?? 0
     const dataLength = instruction.data?.length ?? 0
-    messageLength += 1 + shortU16Length(accountCount) + accountCount + shortU16Length(dataLength) + dataLength
+    messageLength += 1 + shortVecLength(accountCount) + accountCount + shortVecLength(dataLength) + dataLength
   }
   messageLength += 1 // no address table lookups
 
-  const signaturesLength = shortU16Length(signers) + SIGNATURE_LENGTH * signers
+  const signaturesLength = shortVecLength(signers) + SIGNATURE_LENGTH * signers
   const wire = new Uint8Array(signaturesLength + messageLength) // zero-filled: the empty signatures
-  writeShortU16(wire, 0, signers)
+  writeShortVec(wire, 0, signers)
   let at = signaturesLength
   wire[at++] = VERSION_0_PREFIX
   wire[at++] = signers
   wire[at++] = readonlySigners
   wire[at++] = readonlyNonSigners
-  at = writeShortU16(wire, at, accounts.length)
+  at = writeShortVec(wire, at, accounts.length)
   for (const account of accounts) {
     wire.set(account.bytes, at)
     at += 32
   }
   wire.set(recentBlockhash, at)
   at += 32
-  at = writeShortU16(wire, at, instructions.length)
+  at = writeShortVec(wire, at, instructions.length)
   for (const instruction of instructions) {
     wire[at++] = indexOf.get(instruction.programAddress)!
     const metas = instruction.accounts ?? []
-    at = writeShortU16(wire, at, metas.length)
+    at = writeShortVec(wire, at, metas.length)
     for (const meta of metas) wire[at++] = indexOf.get(meta.address)!
     const data = instruction.data ?? new Uint8Array(0)
-    at = writeShortU16(wire, at, data.length)
+    at = writeShortVec(wire, at, data.length)
     wire.set(data, at)
     at += data.length
   }

@@ -2,6 +2,7 @@ import type { Keypair } from "../crypto/keypair.ts"
 import { PACKET_DATA_SIZE } from "../runtime/message.ts"
 import type { Instruction } from "../runtime/program.ts"
 import type { SendOutcome } from "../runtime/processor.ts"
+import { shortVecLength } from "../../tx/shortVec.ts"
 
 /**
  * Sends groups of instructions (each group atomic: e.g. an ATA creation and the payout into it)
@@ -18,7 +19,6 @@ export interface BatchResult {
 export type Submit = (request: { readonly feePayer: Keypair; readonly instructions: ReadonlyArray<Instruction> }) => SendOutcome
 
 const SIGNATURE_BYTES = 64
-const shortVecLength = (value: number): number => (value < 0x80 ? 1 : value < 0x4000 ? 2 : 3)
 
 /**
  * Wire size of a legacy transaction signed by its fee payer alone, counted from the message

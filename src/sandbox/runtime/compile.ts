@@ -1,4 +1,5 @@
 import { addressBytesOf } from "../../ntbundle/addressBytes.ts"
+import { shortVecLength, writeShortVec } from "../../tx/shortVec.ts"
 import type { Keypair } from "../crypto/keypair.ts"
 import { addressToBytes } from "../crypto/keypair.ts"
 import type { CompiledInstruction, MessageHeader } from "./message.ts"
@@ -50,20 +51,6 @@ const shortVec = (value: number): number[] => {
   }
 }
 
-const shortVecLength = (value: number): number => (value < 0x80 ? 1 : value < 0x4000 ? 2 : 3)
-
-const writeShortVec = (out: Uint8Array, offset: number, value: number): number => {
-  let rest = value
-  for (;;) {
-    const byte = rest & 0x7f
-    rest >>= 7
-    if (rest === 0) {
-      out[offset++] = byte
-      return offset
-    }
-    out[offset++] = byte | 0x80
-  }
-}
 
 export const compileLegacyMessage = (
   feePayer: string,
