@@ -18,7 +18,7 @@ const ADMISSION_LOCK_CLASS = 0x5753_4b43 // "WSKC"
  * open connections, under its own `limit_instance` row with a heartbeat. An admission locks the key
  * (advisory lock), adds the rows of the live instances and writes this instance's count only when
  * the sum stays within the limit, so the instances that heartbeat never hold more than the limit
- * together. The upgrade waits for that one transaction. The rows of an instance that stops (kill
+ * together. The upgrade waits for that one transaction, which also beats for this instance. The rows of an instance that stops (kill
  * -9 included) stop counting once its heartbeat is older than `expireAfterMs`, and are deleted then.
  * When the database cannot be reached, an instance admits on its own count alone (logged).
  */
@@ -64,10 +64,13 @@ export const KeyConnectionsLive = (options: KeyConnectionsOptions = {}) =>
         ON CONFLICT (id) DO UPDATE SET heartbeat_at = now()
         RETURNING (xmax = 0) AS inserted`
 
-      const heartbeat = Effect.gen(function*() {
-        const [row] = yield* beat
-        // deleted as dead (this instance was cut off for too long): every row is written again
+      /** Beats; when this instance had been deleted as dead (cut off for too long), every row is written again. */
+      const markAlive = Effect.map(beat, ([row]) => {
         if (row?.inserted === true) for (const keyId of open.keys()) dirty.add(keyId)
+      })
+
+      const heartbeat = Effect.gen(function*() {
+        yield* markAlive
         yield* Effect.forEach([...dirty], sync, { discard: true })
         yield* sql`DELETE FROM limit_instance WHERE heartbeat_at < now() - make_interval(secs => ${expireSeconds})`
       }).pipe(
@@ -87,6 +90,9 @@ export const KeyConnectionsLive = (options: KeyConnectionsOptions = {}) =>
         sql.withTransaction(
           Effect.gen(function*() {
             yield* sql`SELECT pg_advisory_xact_lock(${ADMISSION_LOCK_CLASS}, hashtext(${keyId}))`
+            // an admitting instance is alive: a heartbeat held up by a busy pool must not let the
+            // others overlook its connections, or leave its row without its instance
+            yield* markAlive
             const [others] = yield* sql<{ readonly n: number }>`
               SELECT coalesce(sum(s.connections), 0)::int AS n
               FROM ws_connection_share s JOIN limit_instance i ON i.id = s.instance_id

@@ -187,6 +187,14 @@ describe("user activity, position history and earnings against the sandbox chain
       expect(onDay2.map((entry: any) => entry.type).sort()).toEqual(["feesCharged", "withdrawalRequested"])
 
       // 2. Position history: one row per day; the last closed day is the chain's position at its close.
+      // Day 3 is closed for the gateway once its projection holds a slot of day 4 (throughDate).
+      for (let i = 0; ; i++) {
+        const latest: any = yield* get(`/v2/vault/${V}/user/${A}/history?limit=1`)
+        if (latest.data.throughDate === day3) break
+        if (i === 200) return yield* Effect.dieMessage(`the projection never reached day 4: throughDate ${latest.data.throughDate}`)
+        chain.step(1)
+        yield* Effect.sleep(Duration.millis(50))
+      }
       const history = yield* walk(`/v2/vault/${V}/user/${A}/history?limit=1`, "history")
       expect(history.map((row: any) => row.date)).toEqual([day3, day2, day1])
       /** The vault's closing share price of a day: the last price the program applied up to its end. */

@@ -58,6 +58,28 @@ layer(Layer.scoped(DatabaseUrl, scratchDatabaseUrl), { timeout: 120_000, exclude
         expect(row!.n).toBe(5)
       }))
 
+    it.scoped("an instance taken for dead while its heartbeat was held up counts again from its next admission", () =>
+      Effect.gen(function*() {
+        const contextA = yield* instance({ heartbeatMs: 200, expireAfterMs: 1_000 })
+        const a = Context.get(contextA, KeyConnections)
+        // as a live process whose heartbeats wait behind a busy pool
+        const late = Context.get(yield* instance({ heartbeatMs: 3_600_000, expireAfterMs: 1_000 }), KeyConnections)
+        const key = uniqueKey()
+        expect(yield* late.admit(key, 2)).toBe(true)
+        const sql = Context.get(contextA, SqlClient.SqlClient)
+        let shares = 1
+        for (let i = 0; i < 50 && shares > 0; i++) {
+          yield* Effect.sleep("100 millis")
+          shares = (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM ws_connection_share WHERE key_id = ${key}`)[0]!.n
+        }
+        // A's heartbeat deleted the silent instance with its row
+        expect(shares).toBe(0)
+        expect(yield* late.admit(key, 2)).toBe(true)
+        const [row] = yield* sql<{ n: number }>`SELECT sum(connections)::int AS n FROM ws_connection_share WHERE key_id = ${key}`
+        expect(row!.n).toBe(2)
+        expect(yield* a.admit(key, 2)).toBe(false)
+      }))
+
     it.scoped("the connections of an instance that stopped without a word stop counting once its heartbeat is too old", () =>
       Effect.gen(function*() {
         const expireAfterMs = 1_500
