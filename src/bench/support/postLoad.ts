@@ -1,4 +1,6 @@
-import net from "node:net"
+import { once } from "node:events"
+import { startTsWorker } from "../../tsWorker.ts"
+import type { PostLoadJob } from "./postLoadWorker.ts"
 
 /**
  * POST load over keep-alive raw sockets: each connection sends one request, waits for its complete
@@ -6,6 +8,10 @@ import net from "node:net"
  * response, so it includes queueing at saturation). With `ratePerSecond` the i-th request is due at
  * `i / rate` seconds and is never sent earlier; its latency runs from when it was due, so a server
  * that falls behind the rate is charged for the wait (no coordinated omission).
+ *
+ * The client runs in a worker thread of its own, with every request's bytes made before the clock
+ * starts: a benchmark process's heap (a server's worth of modules, its fixtures) is collected in
+ * pauses of 5-15 ms that would otherwise land in the client's send times and read the latencies.
  */
 export interface PostLoadResult {
   readonly requestsPerSecond: number
@@ -18,13 +24,8 @@ export interface PostLoadResult {
   readonly non200: number
 }
 
-const HEADER_END = Buffer.from("\r\n\r\n")
-const CONTENT_LENGTH = /\r\ncontent-length:\s*(\d+)/i
-
 const request = (path: string, body: string) =>
-  Buffer.from(
-    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
-  )
+  `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
 
 export const postLoad = async (options: {
   readonly port: number
@@ -34,76 +35,25 @@ export const postLoad = async (options: {
   readonly total: number
   readonly ratePerSecond?: number
 }): Promise<PostLoadResult> => {
-  const dueAt = (index: number) => (options.ratePerSecond === undefined ? undefined : started + (index * 1000) / options.ratePerSecond)
-  const latencies = new Float64Array(options.total)
-  const fromWrite = new Float64Array(options.total)
-  const late = new Float64Array(options.total)
-  let issued = 0
-  let done = 0
-  let non200 = 0
-  const started = performance.now()
-  await Promise.all(
-    Array.from({ length: options.connections }, () =>
-      new Promise<void>((resolve, reject) => {
-        const socket = net.connect({ port: options.port, host: "127.0.0.1", noDelay: true })
-        let pending: Buffer = Buffer.alloc(0)
-        let sentAt = 0
-        let writtenAt = 0
-        let index = -1
-        const send = () => {
-          if (issued >= options.total) {
-            socket.end()
-            return resolve()
-          }
-          index = issued++
-          const { body, path } = options.next(index)
-          const due = dueAt(index)
-          const now = performance.now()
-          if (due !== undefined && due > now) {
-            setTimeout(() => {
-              // Timers may fire a little before `due` by this clock: then the latency runs from the write.
-              writtenAt = performance.now()
-              sentAt = Math.min(due, writtenAt)
-              late[index] = Math.max(0, writtenAt - due)
-              socket.write(request(path, body))
-            }, due - now)
-          } else {
-            sentAt = due ?? now
-            writtenAt = now
-            late[index] = due === undefined ? 0 : now - due
-            socket.write(request(path, body))
-          }
-        }
-        socket.on("connect", send)
-        socket.on("error", reject)
-        socket.on("data", (chunk: Buffer) => {
-          pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk])
-          const end = pending.indexOf(HEADER_END)
-          if (end === -1) return
-          const length = Number(CONTENT_LENGTH.exec(pending.toString("latin1", 0, end))?.[1] ?? 0)
-          if (pending.length < end + 4 + length) return
-          if (pending.toString("latin1", 9, 12) !== "200") non200++
-          const answeredAt = performance.now()
-          latencies[index] = answeredAt - sentAt
-          fromWrite[index] = answeredAt - writtenAt
-          done++
-          pending = pending.subarray(end + 4 + length)
-          send()
-        })
-      })
-    )
-  )
-  const seconds = (performance.now() - started) / 1000
-  const percentile = (values: Float64Array, p: number) => {
-    const sorted = values.subarray(0, done).slice().sort()
-    return Number(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!.toFixed(3))
+  const requests = Array.from({ length: options.total }, (_, i) => {
+    const { body, path } = options.next(i)
+    return Buffer.from(request(path, body))
+  })
+  const offsets = new Uint32Array(options.total + 1)
+  requests.forEach((bytes, i) => (offsets[i + 1] = offsets[i]! + bytes.length))
+  const job: PostLoadJob = {
+    port: options.port,
+    connections: options.connections,
+    ratePerSecond: options.ratePerSecond,
+    bytes: Buffer.concat(requests),
+    offsets
   }
-  return {
-    requestsPerSecond: Math.round(done / seconds),
-    p50Ms: percentile(latencies, 50),
-    p99Ms: percentile(latencies, 99),
-    p99FromWriteMs: percentile(fromWrite, 99),
-    sendLateP99Ms: percentile(late, 99),
-    non200
+  const worker = startTsWorker(new URL("./postLoadWorker.ts", import.meta.url), { workerData: job })
+  try {
+    const [message] = (await once(worker, "message")) as [{ readonly result?: PostLoadResult; readonly error?: string }]
+    if (message.result === undefined) throw new Error(`load client failed: ${message.error}`)
+    return message.result
+  } finally {
+    await worker.terminate()
   }
 }

@@ -1,11 +1,9 @@
 import { createHash } from "node:crypto"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
 import { availableParallelism } from "node:os"
-import { dirname, join } from "node:path"
-import { pathToFileURL } from "node:url"
-import { Worker } from "node:worker_threads"
+import { join } from "node:path"
 import { findProgramAddressInto } from "../../ntbundle/programAddress.ts"
+import { startTsWorker } from "../../tsWorker.ts"
 
 /**
  * UserBundleAccount PDAs for a million positions, split between the main thread and worker
@@ -50,20 +48,9 @@ export const WORKER_FAILED = 3
 const STARTUP_BUDGET_MS = 20_000
 const COMPUTE_BUDGET_MS = 600_000
 
-/**
- * Worker threads do not inherit the TypeScript loader, so each starts from a stub that registers
- * tsx's ESM hooks (its ESM API, by file URL) and then imports the worker module.
- */
-const workerBootstrap = (): string => {
-  const tsxPackage = createRequire(import.meta.url).resolve("tsx/package.json")
-  const tsxApi = pathToFileURL(join(dirname(tsxPackage), "dist/esm/api/index.mjs")).href
-  const workerModule = new URL("./bulkWorker.ts", import.meta.url).href
-  return `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(workerModule)}) })`
-}
-
 const startWorker = (slice: PositionSlice, status: SharedArrayBuffer, slot: number): boolean => {
   try {
-    const worker = new Worker(workerBootstrap(), { eval: true, workerData: { ...slice, status, slot } })
+    const worker = startTsWorker(new URL("./bulkWorker.ts", import.meta.url), { workerData: { ...slice, status, slot } })
     worker.on("error", () => Atomics.store(new Int32Array(status), slot, WORKER_FAILED))
     worker.unref()
     return true
