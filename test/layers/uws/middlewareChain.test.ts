@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Context, Effect, Either, Exit, Option } from "effect"
+import { Cause, Context, Effect, Exit, Option } from "effect"
 import { runMiddlewareChain } from "../../../layers/uws/middlewareChain.ts"
-import { settledExit } from "../../../layers/uws/runEffect.ts"
 import type { RequestInfo } from "../../../src/api/handlers.ts"
 import type { MiddlewarePassed, MiddlewareRuntime } from "../../../src/api/middleware.ts"
 
@@ -68,17 +67,4 @@ describe("runMiddlewareChain", () => {
       expect(headers).toEqual([["x-a", "1"], ["x-b", "1"], ["x-c", "1"]])
       expect(calls).toEqual(["sync", "async", "after"])
     }))
-})
-
-describe("settledExit", () => {
-  it("reads values (Exit, Either) without running them; anything else is left to a fiber", () => {
-    expect(settledExit(Effect.succeed(1))).toEqual(Exit.succeed(1))
-    expect(settledExit(Either.right(2))).toEqual(Exit.succeed(2))
-    expect(settledExit(Either.left("bad"))).toEqual(Exit.fail("bad"))
-    expect(settledExit(Exit.fail("no"))).toEqual(Exit.fail("no"))
-    let ran = false
-    expect(settledExit(Effect.sync(() => (ran = true)))).toBeUndefined()
-    expect(settledExit(Effect.map(Effect.succeed(1), (n) => n + 1))).toBeUndefined()
-    expect(ran).toBe(false)
-  })
 })
