@@ -6,6 +6,8 @@ export type Frame = Record<string, any>
 export interface StreamSession {
   readonly openedAt: number
   closedAt: number | null
+  /** The close code and reason the connection ended with. */
+  closedWith: string | null
   readonly frames: Array<Frame>
 }
 
@@ -29,7 +31,7 @@ export class ReconnectingStream {
 
   #connect(): void {
     if (this.#stopped) return
-    const session: StreamSession = { openedAt: Date.now(), closedAt: null, frames: [] }
+    const session: StreamSession = { openedAt: Date.now(), closedAt: null, closedWith: null, frames: [] }
     const socket = new WebSocket(this.url, { headers: this.headers })
     this.#socket = socket
     socket.on("open", () => {
@@ -37,9 +39,10 @@ export class ReconnectingStream {
       socket.send(JSON.stringify({ op: "subscribe", id: "partner", topics: this.topics }))
     })
     socket.on("message", (data: Buffer) => session.frames.push(JSON.parse(data.toString("utf8")) as Frame))
-    socket.on("error", () => undefined)
-    socket.on("close", () => {
+    socket.on("error", (error: Error) => (session.closedWith = error.message))
+    socket.on("close", (code: number, reason: Buffer) => {
       session.closedAt = Date.now()
+      session.closedWith = `${code} ${reason.toString("utf8")} ${session.closedWith ?? ""}`.trim()
       if (!this.#stopped) setTimeout(() => this.#connect(), this.retryMs)
     })
   }
