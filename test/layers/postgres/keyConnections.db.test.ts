@@ -26,6 +26,17 @@ const admittedWithin = (connections: KeyConnections["Type"], keyId: string, limi
     return yield* Effect.die(new Error(`not admitted within ${ms} ms`))
   })
 
+/** The key's rows in ws_connection_share, polled every 100 ms until there are at most `count` or `ms` pass. */
+const shareRowsOnceAtMost = (sql: SqlClient.SqlClient, keyId: string, count: number, ms: number) =>
+  Effect.gen(function*() {
+    let rows = Number.POSITIVE_INFINITY
+    for (let waited = 0; waited < ms && rows > count; waited += 100) {
+      yield* Effect.sleep("100 millis")
+      rows = (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM ws_connection_share WHERE key_id = ${keyId}`)[0]!.n
+    }
+    return rows
+  })
+
 layer(Layer.scoped(DatabaseUrl, scratchDatabaseUrl), { timeout: 120_000, excludeTestServices: true })("WebSocket connections per key across instances", (it) => {
   describe("one count for every instance", () => {
     it.scoped("the limit holds across two instances, concurrent upgrades included; a release frees a place for the other", () =>
@@ -67,13 +78,8 @@ layer(Layer.scoped(DatabaseUrl, scratchDatabaseUrl), { timeout: 120_000, exclude
         const key = uniqueKey()
         expect(yield* late.admit(key, 2)).toBe(true)
         const sql = Context.get(contextA, SqlClient.SqlClient)
-        let shares = 1
-        for (let i = 0; i < 50 && shares > 0; i++) {
-          yield* Effect.sleep("100 millis")
-          shares = (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM ws_connection_share WHERE key_id = ${key}`)[0]!.n
-        }
         // A's heartbeat deleted the silent instance with its row
-        expect(shares).toBe(0)
+        expect(yield* shareRowsOnceAtMost(sql, key, 0, 5_000)).toBe(0)
         expect(yield* late.admit(key, 2)).toBe(true)
         const [row] = yield* sql<{ n: number }>`SELECT sum(connections)::int AS n FROM ws_connection_share WHERE key_id = ${key}`
         expect(row!.n).toBe(2)
@@ -99,13 +105,8 @@ layer(Layer.scoped(DatabaseUrl, scratchDatabaseUrl), { timeout: 120_000, exclude
         expect(yield* a.admit(key, 4)).toBe(false)
         // and the dead instance's rows are deleted by a live instance's heartbeat
         const sql = Context.get(contextA, SqlClient.SqlClient)
-        let rows = 2
-        for (let i = 0; i < 40 && rows > 1; i++) {
-          yield* Effect.sleep("100 millis")
-          rows = (yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM ws_connection_share WHERE key_id = ${key}`)[0]!.n
-        }
         // only the live instance's row is left
-        expect(rows).toBe(1)
+        expect(yield* shareRowsOnceAtMost(sql, key, 1, 4_000)).toBe(1)
         expect((yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM limit_instance`)[0]!.n).toBe(1)
       }))
   })
