@@ -18,8 +18,9 @@ const ADMISSION_LOCK_CLASS = 0x5753_4b43 // "WSKC"
  * open connections, under its own `limit_instance` row with a heartbeat. An admission locks the key
  * (advisory lock), adds the rows of the live instances and writes this instance's count only when
  * the sum stays within the limit, so the instances that heartbeat never hold more than the limit
- * together. The upgrade waits for that one transaction, which also beats for this instance. The rows of an instance that stops (kill
- * -9 included) stop counting once its heartbeat is older than `expireAfterMs`, and are deleted then.
+ * together. The upgrade waits for that one transaction, which also beats for this instance. The
+ * rows of an instance that stops (kill -9 included) stop counting once its heartbeat is older than
+ * `expireAfterMs`, and are deleted then.
  * When the database cannot be reached, an instance admits on its own count alone (logged).
  */
 export const KeyConnectionsLive = (options: KeyConnectionsOptions = {}) =>

@@ -11,7 +11,7 @@ import type { PostLoadJob } from "./postLoadWorker.ts"
  *
  * The client runs in a worker thread of its own, with every request's bytes made before the clock
  * starts: a benchmark process's heap (a server's worth of modules, its fixtures) is collected in
- * pauses of 5-15 ms that would otherwise land in the client's send times and read the latencies.
+ * pauses of 5-15 ms that would otherwise delay the client's writes and reads and count as latency.
  */
 export interface PostLoadResult {
   readonly requestsPerSecond: number
