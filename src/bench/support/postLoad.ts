@@ -1,6 +1,11 @@
 import { once } from "node:events"
 import { startTsWorker } from "../../tsWorker.ts"
-import type { PostLoadJob } from "./postLoadWorker.ts"
+import type { PostLoadJob, PostLoadResult } from "./postLoadWorker.ts"
+
+export type { PostLoadResult } from "./postLoadWorker.ts"
+
+const request = (path: string, body: string) =>
+  `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
 
 /**
  * POST load over keep-alive raw sockets: each connection sends one request, waits for its complete
@@ -13,20 +18,6 @@ import type { PostLoadJob } from "./postLoadWorker.ts"
  * starts: a benchmark process's heap (a server's worth of modules, its fixtures) is collected in
  * pauses of 5-15 ms that would otherwise delay the client's writes and reads and count as latency.
  */
-export interface PostLoadResult {
-  readonly requestsPerSecond: number
-  readonly p50Ms: number
-  readonly p99Ms: number
-  /** Paced: the p99 from each request's actual write (the client's own timer lateness left out). */
-  readonly p99FromWriteMs: number
-  /** Paced: how late the client wrote requests after they were due, p99 (its timers and event loop). */
-  readonly sendLateP99Ms: number
-  readonly non200: number
-}
-
-const request = (path: string, body: string) =>
-  `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
-
 export const postLoad = async (options: {
   readonly port: number
   readonly connections: number

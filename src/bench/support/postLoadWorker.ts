@@ -1,6 +1,16 @@
 import net from "node:net"
 import { parentPort, workerData } from "node:worker_threads"
-import type { PostLoadResult } from "./postLoad.ts"
+
+export interface PostLoadResult {
+  readonly requestsPerSecond: number
+  readonly p50Ms: number
+  readonly p99Ms: number
+  /** Paced: the p99 from each request's actual write (the client's own timer lateness left out). */
+  readonly p99FromWriteMs: number
+  /** Paced: how late the client wrote requests after they were due, p99 (its timers and event loop). */
+  readonly sendLateP99Ms: number
+  readonly non200: number
+}
 
 /** What `postLoad` hands its worker: every request's bytes, laid end to end. */
 export interface PostLoadJob {
