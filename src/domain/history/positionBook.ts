@@ -19,6 +19,10 @@ export interface Position {
   /** Shares the last absolute report of `reportSlot` found missing from the tracked ones (a request listed after it). */
   reportSlot: number
   unexplained: bigint
+  /** The slot the fields below describe: the shares before its first event of the position, and its withdrawal requests. */
+  touchedSlot: number
+  sharesAtSlotStart: bigint
+  slotRequests: Array<bigint>
 }
 
 const positionKey = (vault: string, user: string) => `${vault}|${user}`
@@ -37,6 +41,51 @@ const index = (pools: Map<string, Set<Position>>, position: Position, amount: bi
     pool.delete(position)
     if (pool.size === 0) pools.delete(key)
   }
+}
+
+const touch = (position: Position, slot: number): void => {
+  if (position.touchedSlot === slot) return
+  position.touchedSlot = slot
+  position.sharesAtSlotStart = position.shares
+  position.slotRequests = []
+}
+
+/** Orders of more operations than this are not searched (a slot rarely holds more than three of one position). */
+const MAX_ORDERED_OPERATIONS = 7
+
+/**
+ * Where a position's shares end after one slot's share reports and withdrawal requests (a request
+ * moves shares out without a report), when every order of them that fits, starting from `start`, ends
+ * in the same place: each report found the shares it says it found, and no request took more than
+ * was there. Null when none fits or they disagree.
+ */
+export const orderedEnd = (start: bigint, reports: ReadonlyArray<ValueReport>, requests: ReadonlyArray<bigint>): bigint | null => {
+  const count = reports.length + requests.length
+  if (count > MAX_ORDERED_OPERATIONS) return null
+  const used = new Array<boolean>(count).fill(false)
+  const ends = new Set<bigint>()
+  const visit = (shares: bigint, placed: number): void => {
+    if (ends.size > 1) return
+    if (placed === count) return void ends.add(shares)
+    for (let i = 0; i < count; i++) {
+      if (used[i]) continue
+      let next: bigint
+      if (i < reports.length) {
+        const report = reports[i]!
+        if (report.before !== null && report.before !== shares) continue
+        next = report.after
+      } else {
+        const request = requests[i - reports.length]!
+        if (request > shares) continue
+        next = shares - request
+      }
+      used[i] = true
+      visit(next, placed + 1)
+      used[i] = false
+    }
+  }
+  visit(start, 0)
+  return ends.size === 1 ? [...ends][0]! : null
 }
 
 /**
@@ -62,7 +111,7 @@ export class PositionBook {
     if (position === undefined) {
       position = {
         vault, user, referrer: null, shares: 0n, pendingDeposit: 0n, depositSlot: -1, pendingBeforeSlot: 0n, pendingWithdrawals: [],
-        requestSlot: -1, requestedInSlot: 0n, reportSlot: -1, unexplained: 0n
+        requestSlot: -1, requestedInSlot: 0n, reportSlot: -1, unexplained: 0n, touchedSlot: -1, sharesAtSlotStart: 0n, slotRequests: []
       }
       this.positions.set(key, position)
     }
@@ -108,6 +157,8 @@ export class PositionBook {
 
   /** A withdrawal request of `shares`: they leave the position (unless a same-slot report already took them out). */
   requestWithdrawal(position: Position, slot: number, shares: bigint): void {
+    touch(position, slot)
+    position.slotRequests.push(shares)
     if (position.requestSlot !== slot) {
       position.requestSlot = slot
       position.requestedInSlot = 0n
@@ -149,6 +200,7 @@ export class PositionBook {
    */
   report(position: Position, slot: number, before: bigint | null, after: bigint | null): void {
     if (after === null) return
+    touch(position, slot)
     const reports = this.slotPositionReports.get(position)
     if (reports === undefined) this.slotPositionReports.set(position, [{ before, after }])
     else reports.push({ before, after })
@@ -182,13 +234,19 @@ export class PositionBook {
   /**
    * The end of `slot` (after its deferred matches). A position reported twice in one slot (say a fee
    * charge and an allocation in two transactions) ends where the chain of its reports ends,
-   * whatever their listed order. Not when the slot also holds a withdrawal request of it: a request
-   * moves shares without a report to chain on.
+   * whatever their listed order. When the slot also holds a withdrawal request of it (which moves
+   * shares without a report to chain on), where every order of its reports and requests that fits ends.
    */
   endSlot(slot: number | null): void {
     this.slotDepositors.clear()
     for (const [position, reports] of this.slotPositionReports) {
-      if (reports.length < 2 || position.requestSlot === slot) continue
+      if (position.requestSlot === slot) {
+        // reports and withdrawal requests: the order in which they all fit from the slot's start
+        const end = orderedEnd(position.sharesAtSlotStart, reports, position.slotRequests)
+        if (end !== null) this.setShares(position, end)
+        continue
+      }
+      if (reports.length < 2) continue
       const end = chainEnd(reports)
       if (end !== null) this.setShares(position, end)
     }

@@ -176,6 +176,29 @@ describe("HistoryReplay", () => {
     }
   })
 
+  it("ends a position at zero when one slot allocates its deposit, charges a fee and takes a request for every share, whatever their listed order", () => {
+    // Alice holds 100 shares and has 50 pending; in one slot her deposit is allocated (100 -> 150), a
+    // fee of 3 shares is charged (150 -> 147), then she asks to withdraw all 147.
+    const setup = () => [
+      event("UserReferrerSet", at(day1, 1), { user: ALICE, referrer: BUILDER, bundleAccountKey: VAULT }),
+      event("ChargedFeesToUser", at(day1, 1), { user: ALICE, sharePrice: "1000000", totalFeeValue: "0", totalFeeShares: "0", userSharesAfter: "100" }),
+      event("DepositRequested", at(day1, 2), { user: ALICE, grossAmount: "50", feeAmount: "0", netAmount: "50" })
+    ]
+    const inSlot = (e: LoggedEvent): LoggedEvent => ({ ...e, slot: 80 })
+    const allocation = () => inSlot(event("Allocated", at(day1, 3), {
+      netAmount: "50", sharePrice: "1000000", userSharesBefore: "100", userSharesAfter: "150", totalShares: "150"
+    }))
+    const fee = () => inSlot(event("ChargedFeesToUser", at(day1, 3), { user: ALICE, sharePrice: "1000000", totalFeeValue: "3", totalFeeShares: "3", userSharesAfter: "147" }))
+    const request = () => inSlot(event("WithdrawalRequested", at(day1, 3), { user: ALICE, amount: "147" }))
+    const orders = [[allocation, fee, request], [allocation, request, fee], [fee, allocation, request], [fee, request, allocation], [request, allocation, fee], [request, fee, allocation]]
+    for (const order of orders) {
+      slot = 0
+      const replay = new HistoryReplay(0)
+      const days = run(replay, [...setup(), ...order.map((make) => make())], at("2026-03-02", 0))
+      expect(builderRow(days, day1)!.cohortShares, order.map((make) => make().name).join(", ")).toBe(0n)
+    }
+  })
+
   it("ends a position where the chain of its share reports in one slot ends, whatever their listed order", () => {
     // Alice holds 100 shares and has 50 pending; in one slot her deposit is allocated (100 -> 150)
     // and then a fee of 3 shares is charged (150 -> 147), in two transactions listed either way round.
