@@ -31,6 +31,25 @@ const run = (replay: HistoryReplay, events: ReadonlyArray<LoggedEvent>, through:
 const builderRow = (days: ReadonlyArray<DayRows>, date: string, referrer = BUILDER) =>
   days.find((day) => day.date === date)?.referrers.find((row) => row.referrer === referrer && row.vault === VAULT)
 
+/** Alice (bound to BUILDER) holds 100 shares and has 50 pending; in `inSlot` her deposit is allocated (100 -> 150) and a fee of 3 shares charged (150 -> 147). */
+const allocationAndFeeInOneSlot = (inSlot: number) => {
+  const day = "2026-03-01"
+  const setup = () => [
+    event("UserReferrerSet", at(day, 1), { user: ALICE, referrer: BUILDER, bundleAccountKey: VAULT }),
+    event("ChargedFeesToUser", at(day, 1), { user: ALICE, sharePrice: "1000000", totalFeeValue: "0", totalFeeShares: "0", userSharesAfter: "100" }),
+    event("DepositRequested", at(day, 2), { user: ALICE, grossAmount: "50", feeAmount: "0", netAmount: "50" })
+  ]
+  const allocation = () => ({
+    ...event("Allocated", at(day, 3), { netAmount: "50", sharePrice: "1000000", userSharesBefore: "100", userSharesAfter: "150", totalShares: "150" }),
+    slot: inSlot
+  })
+  const fee = () => ({
+    ...event("ChargedFeesToUser", at(day, 3), { user: ALICE, sharePrice: "1000000", totalFeeValue: "3", totalFeeShares: "3", userSharesAfter: "147" }),
+    slot: inSlot
+  })
+  return { setup, allocation, fee }
+}
+
 describe("HistoryReplay", () => {
   // Alice (bound to BUILDER) and Bob (bound to OTHER) both deposit 500 net on 02-01; processing names
   // no user, so each allocation is matched by its pending amount, shares before and reported counter.
@@ -179,17 +198,8 @@ describe("HistoryReplay", () => {
   it("ends a position at zero when one slot allocates its deposit, charges a fee and takes a request for every share, whatever their listed order", () => {
     // Alice holds 100 shares and has 50 pending; in one slot her deposit is allocated (100 -> 150), a
     // fee of 3 shares is charged (150 -> 147), then she asks to withdraw all 147.
-    const setup = () => [
-      event("UserReferrerSet", at(day1, 1), { user: ALICE, referrer: BUILDER, bundleAccountKey: VAULT }),
-      event("ChargedFeesToUser", at(day1, 1), { user: ALICE, sharePrice: "1000000", totalFeeValue: "0", totalFeeShares: "0", userSharesAfter: "100" }),
-      event("DepositRequested", at(day1, 2), { user: ALICE, grossAmount: "50", feeAmount: "0", netAmount: "50" })
-    ]
-    const inSlot = (e: LoggedEvent): LoggedEvent => ({ ...e, slot: 80 })
-    const allocation = () => inSlot(event("Allocated", at(day1, 3), {
-      netAmount: "50", sharePrice: "1000000", userSharesBefore: "100", userSharesAfter: "150", totalShares: "150"
-    }))
-    const fee = () => inSlot(event("ChargedFeesToUser", at(day1, 3), { user: ALICE, sharePrice: "1000000", totalFeeValue: "3", totalFeeShares: "3", userSharesAfter: "147" }))
-    const request = () => inSlot(event("WithdrawalRequested", at(day1, 3), { user: ALICE, amount: "147" }))
+    const { setup, allocation, fee } = allocationAndFeeInOneSlot(80)
+    const request = () => ({ ...event("WithdrawalRequested", at(day1, 3), { user: ALICE, amount: "147" }), slot: 80 })
     const orders = [[allocation, fee, request], [allocation, request, fee], [fee, allocation, request], [fee, request, allocation], [request, allocation, fee], [request, fee, allocation]]
     for (const order of orders) {
       slot = 0
@@ -202,16 +212,7 @@ describe("HistoryReplay", () => {
   it("ends a position where the chain of its share reports in one slot ends, whatever their listed order", () => {
     // Alice holds 100 shares and has 50 pending; in one slot her deposit is allocated (100 -> 150)
     // and then a fee of 3 shares is charged (150 -> 147), in two transactions listed either way round.
-    const setup = () => [
-      event("UserReferrerSet", at(day1, 1), { user: ALICE, referrer: BUILDER, bundleAccountKey: VAULT }),
-      event("ChargedFeesToUser", at(day1, 1), { user: ALICE, sharePrice: "1000000", totalFeeValue: "0", totalFeeShares: "0", userSharesAfter: "100" }),
-      event("DepositRequested", at(day1, 2), { user: ALICE, grossAmount: "50", feeAmount: "0", netAmount: "50" })
-    ]
-    const inSlot = (e: LoggedEvent): LoggedEvent => ({ ...e, slot: 70 })
-    const allocation = () => inSlot(event("Allocated", at(day1, 3), {
-      netAmount: "50", sharePrice: "1000000", userSharesBefore: "100", userSharesAfter: "150", totalShares: "150"
-    }))
-    const fee = () => inSlot(event("ChargedFeesToUser", at(day1, 3), { user: ALICE, sharePrice: "1000000", totalFeeValue: "3", totalFeeShares: "3", userSharesAfter: "147" }))
+    const { setup, allocation, fee } = allocationAndFeeInOneSlot(70)
     for (const order of [[allocation, fee], [fee, allocation]]) {
       slot = 0
       const replay = new HistoryReplay(0)
