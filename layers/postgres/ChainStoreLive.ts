@@ -1,10 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Stream } from "effect"
+import type Pg from "pg"
 import { ChainStore, ChainStoreError } from "../../services/ChainStore.ts"
 import { streamAccounts } from "./accountStreamSql.ts"
 import { storeFailure } from "./chainStoreErrors.ts"
 import { loadCheckpoint, saveCheckpoint } from "./checkpointSql.ts"
 import { appendTransactions, hasTransactions } from "./eventLogSql.ts"
+import { PgPool } from "./pgPool.ts"
 
 /**
  * A connection lost inside a transaction makes the driver's ROLLBACK die rather than fail; callers
@@ -13,7 +15,7 @@ import { appendTransactions, hasTransactions } from "./eventLogSql.ts"
 const lostConnectionAsFailure = (what: string) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | ChainStoreError, R> =>
   Effect.catchAllDefect(effect, (defect) => Effect.fail(new ChainStoreError({ message: `could not ${what}: the database connection was lost`, cause: defect })))
 
-const makeChainStore = (sql: SqlClient.SqlClient): ChainStore["Type"] => ({
+const makeChainStore = (sql: SqlClient.SqlClient, pool: Pg.Pool): ChainStore["Type"] => ({
   loadCheckpoint: loadCheckpoint(sql).pipe(
     Effect.mapError(storeFailure("load the checkpoint")),
     Effect.withSpan("ChainStore.loadCheckpoint")
@@ -38,7 +40,7 @@ const makeChainStore = (sql: SqlClient.SqlClient): ChainStore["Type"] => ({
     ),
 
   appendTransactions: (transactions) =>
-    appendTransactions(sql, transactions).pipe(
+    appendTransactions(pool, transactions).pipe(
       Effect.catchTag("SqlError", (error) =>
         Effect.fail(storeFailure(`append ${transactions.length} transactions to the event log`)(error))),
       lostConnectionAsFailure("append to the event log"),
@@ -59,7 +61,7 @@ const makeChainStore = (sql: SqlClient.SqlClient): ChainStore["Type"] => ({
 })
 
 /** ChainStore on PostgreSQL (tables of `sql/0001_chain_state.sql` and `sql/0002_event_log.sql`). */
-export const ChainStoreLive: Layer.Layer<ChainStore, never, SqlClient.SqlClient> = Layer.effect(
+export const ChainStoreLive: Layer.Layer<ChainStore, never, SqlClient.SqlClient | PgPool> = Layer.effect(
   ChainStore,
-  Effect.map(SqlClient.SqlClient, makeChainStore)
+  Effect.zipWith(SqlClient.SqlClient, PgPool, makeChainStore)
 )

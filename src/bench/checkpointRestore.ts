@@ -16,6 +16,7 @@ import { PgClient } from "@effect/sql-pg"
 import { isAddress } from "@solana/kit"
 import { Effect, Layer, Logger, LogLevel, Redacted, Stream } from "effect"
 import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
+import { pooledPgClient } from "../../layers/postgres/pgPool.ts"
 import { ChainStore, type StoredAccount } from "../../services/ChainStore.ts"
 import { Projection } from "../../services/Projection.ts"
 import { ProjectionLive } from "../../layers/projection/ProjectionLive.ts"
@@ -169,7 +170,7 @@ const restore = Effect.gen(function*() {
 const runRestoreFromEnv = () => {
   const url = process.env[RESTORE_URL_VARIABLE]
   if (url === undefined) throw new Error(`${RESTORE_URL_VARIABLE} is not set`)
-  const store = ChainStoreLive.pipe(Layer.provideMerge(PgClient.layer({ url: Redacted.make(url), maxConnections: 2 })))
+  const store = ChainStoreLive.pipe(Layer.provideMerge(pooledPgClient({ url: Redacted.make(url), maxConnections: 2 })))
   return Effect.runPromise(
     Effect.all([restartToLive, restore]).pipe(
       Effect.map(([restart, stream]) => ({ ...restart, ...stream })),

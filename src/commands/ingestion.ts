@@ -1,4 +1,4 @@
-import { Duration, Effect, Layer, Option } from "effect"
+import { Duration, Effect, Fiber, Layer, Option } from "effect"
 import { ProjectionLive } from "../../layers/projection/ProjectionLive.ts"
 import { BackfillStoreLive } from "../../layers/postgres/BackfillStoreLive.ts"
 import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
@@ -47,20 +47,28 @@ const endpoints = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConf
       })
   })
 
+export type ChainEndpoints = Effect.Effect.Success<ReturnType<typeof endpoints>>
+
+/**
+ * Starts reaching the chain now, in the background: the sandbox generates its history while the
+ * database starts, not after. The effect returned awaits the endpoints (or the sandbox's failure).
+ */
+export const startChainEndpoints = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConfig) =>
+  Effect.map(Effect.forkScoped(endpoints(config, ingest, sandbox)), (fiber) => Fiber.join(fiber))
+
 /**
  * The chain connection, the projection over it, its PostgreSQL store and the history backfill.
  * `watchedAccounts` (the price feed accounts) are followed with the program's accounts; `pricing`
  * gives the history rollup the prices it records at each day's close (none: USD values stay null).
  */
-export const IngestionLive = (
-  config: AppConfig,
+export const IngestionLive = <E>(
   ingest: IngestConfig,
-  sandbox: SandboxConfig,
+  chainEndpoints: Effect.Effect<ChainEndpoints, E>,
   watchedAccounts: ReadonlyArray<string> = [],
   pricing: PricesOptions | null = null
 ) => {
-  const chainSource = Layer.unwrapScoped(
-    Effect.map(endpoints(config, ingest, sandbox), (urls) => ChainSourceLive({ ...urls, programId: ingest.programId, watchedAccounts }))
+  const chainSource = Layer.unwrapEffect(
+    Effect.map(chainEndpoints, ({ rpcUrl, wsUrl }) => ChainSourceLive({ rpcUrl, wsUrl, programId: ingest.programId, watchedAccounts }))
   )
   const checkpointEvery = Duration.seconds(ingest.checkpointSeconds)
   const projection = ProjectionLive({ checkpointEvery, maxLagSlots: ingest.maxLagSlots })

@@ -32,7 +32,7 @@ import { ingestConfig, sandboxConfig } from "../configIngest.ts"
 import { LoggingLive } from "../logging.ts"
 import { runMain } from "../runMain.ts"
 import { EXIT_USAGE, type Command } from "./Command.ts"
-import { IngestionLive } from "./ingestion.ts"
+import { type ChainEndpoints, IngestionLive, startChainEndpoints } from "./ingestion.ts"
 import { ServeBannerLive } from "./serveBanner.ts"
 import { describeDatabaseFailure, describeListenFailure } from "./startupFailure.ts"
 import { keysConfig } from "../configKeys.ts"
@@ -97,9 +97,8 @@ type ServeConfig = Effect.Effect.Success<typeof serveConfig>
  * The gateway: ingestion built in the background behind the projection, the REST and WebSocket
  * routes over it, and the listener once every route is registered.
  */
-const gateway = (config: ServeConfig) => {
+const gatewayOn = <E>(config: ServeConfig, chainEndpoints: Effect.Effect<ChainEndpoints, E>) => {
   const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing, sharedLimits } = config
-  if (Option.isNone(app.rpcUrl)) boundHeapGrowthForSandbox()
   const database = DatabaseLive({ url: app.databaseUrl, dataDir: app.dataDir })
   const onDatabase = <A, E, R>(layer: Layer.Layer<A, E, R>) => Layer.provide(layer, database)
   // quotas, build meters and WebSocket connections: in memory, or across instances (SHARED_LIMITS)
@@ -108,7 +107,7 @@ const gateway = (config: ServeConfig) => {
 
   // The chain. The sandbox hosts its own feed accounts (at the addresses mainnet's feeds have).
   const priceFeeds = resolvePriceFeeds(app.cluster, pricing.overrides, sandboxPriceFeedMap())
-  const chainIngestion = IngestionLive(app, ingest, sandbox, [...priceFeeds.values()], { feeds: priceFeeds, maxAgeSeconds: pricing.maxAgeSeconds })
+  const chainIngestion = IngestionLive(ingest, chainEndpoints, [...priceFeeds.values()], { feeds: priceFeeds, maxAgeSeconds: pricing.maxAgeSeconds })
   // on the in-process sandbox (no RPC_URL), each scenario builder gets a code once the chain is up
   const sandboxKey = app.cluster === "sandbox" ? Option.some(resolveSandboxPartnerKey(keys.sandboxPartnerKey, app.dataDir)) : Option.none()
   const sandboxSeed = SandboxCodesSeed({ programId: ingest.programId, partnerKey: sandboxKey })
@@ -190,6 +189,14 @@ const gateway = (config: ServeConfig) => {
   // once the chain is up. Traces (OTEL_EXPORTER_OTLP_ENDPOINT) cover everything built below, so the
   // tracer comes last.
   return Layer.mergeAll(http, banner, metricsListener).pipe(Layer.provide(SolanaRpcLive()), Layer.provide(TracingLive(tracing)))
+}
+
+/** The chain (on the sandbox, its history) starts first, while the database and the rest are built. */
+const gateway = (config: ServeConfig) => {
+  if (Option.isNone(config.app.rpcUrl)) boundHeapGrowthForSandbox()
+  return Layer.unwrapScoped(
+    Effect.map(startChainEndpoints(config.app, config.ingest, config.sandbox), (chainEndpoints) => gatewayOn(config, chainEndpoints))
+  )
 }
 
 export const serve: Command = {

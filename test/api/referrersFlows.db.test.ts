@@ -4,6 +4,7 @@ import type { Address } from "@solana/kit"
 import { Effect, Layer } from "effect"
 import { CohortEventLogLive } from "../../layers/postgres/CohortEventLogLive.ts"
 import { appendTransactions } from "../../layers/postgres/eventLogSql.ts"
+import { PgPool } from "../../layers/postgres/pgPool.ts"
 import { encodeEvent, type NtEvent } from "../../src/ntbundle/events.ts"
 import { ReferrerPayoutsLive } from "../../layers/postgres/ReferrerPayoutsLive.ts"
 import { fetchJson } from "../support/httpFetch.ts"
@@ -238,7 +239,7 @@ describe("GET /v2/referrer/{address}/flows over the event log", () => {
           }
         }
         const line = (index: number, event: NtEvent, user?: string) => ({ index, raw: encodeEvent(event), event, ...(user === undefined ? {} : { user }) })
-        yield* appendTransactions(sql, [{
+        yield* appendTransactions(yield* PgPool, [{
           _tag: "ProgramEvents", signature: "keeper", slot: 2_000, blockTime: DAY + 180_000, failed: false, writableAccounts: [],
           // Alice's deposit and withdrawal processed, Bob's (another builder) deposit, and one whose instruction named no owner.
           events: [line(0, processed(5_000_000n), ALICE), line(1, processed(7n), BOB), line(2, redeemed, ALICE), line(3, processed(9n))]

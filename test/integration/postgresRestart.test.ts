@@ -1,4 +1,4 @@
-import { PgClient } from "@effect/sql-pg"
+import { pooledPgClient } from "../../layers/postgres/pgPool.ts"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Scope } from "effect"
 import { embeddedPostgres, freeLoopbackPort } from "../../layers/postgres/EmbeddedPostgres.ts"
@@ -35,7 +35,7 @@ describe("PostgreSQL restarted under the gateway", () => {
       yield* Effect.addFinalizer(() => Scope.close(databaseScope, Exit.void))
 
       const sandbox = yield* scenarioSandbox({ seed: 5, users: 16, builders: 2, activity: 12, keeperIntervalSlots: 10 })
-      const database = Layer.effectDiscard(migrate()).pipe(Layer.provideMerge(PgClient.layer({ ...server, maxConnections: 4 })))
+      const database = Layer.effectDiscard(migrate()).pipe(Layer.provideMerge(pooledPgClient({ ...server, maxConnections: 4 })))
       const context = yield* Layer.build(ingestionOn(sandbox.handle.rpcUrl, sandbox.handle.wsUrl, PROGRAM, database))
       const projection = Effect.provide(Projection, context)
       for (let i = 0; i < 300 && (yield* (yield* projection).status).status !== "live"; i++) yield* stepSlots(sandbox, 1, 20)

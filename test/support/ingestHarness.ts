@@ -4,6 +4,7 @@ import { Context, Duration, Effect, Layer, Option, Stream } from "effect"
 import { ChainSourceLive } from "../../layers/solana/ChainSourceLive.ts"
 import { BackfillStoreLive } from "../../layers/postgres/BackfillStoreLive.ts"
 import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
+import { PgPool } from "../../layers/postgres/pgPool.ts"
 import { HistoryBackfillLive } from "../../layers/solana/HistoryBackfillLive.ts"
 import { SolanaRpcLive } from "../../layers/solana/SolanaRpcLive.ts"
 import { ProjectionLive } from "../../layers/projection/ProjectionLive.ts"
@@ -55,12 +56,12 @@ export const liveIngestion = (sandbox: ScenarioSandboxHandle, watchedAccounts: R
     return { ingest, projection }
   })
 
-/** The same on a given database layer (SqlClient on a migrated database). */
+/** The same on a given database layer (SqlClient and its pool on a migrated database). */
 export const ingestionOn = <E>(
   rpcUrl: string,
   wsUrl: string,
   programId: string,
-  database: Layer.Layer<SqlClient.SqlClient, E>,
+  database: Layer.Layer<SqlClient.SqlClient | PgPool, E>,
   watchedAccounts: ReadonlyArray<string> = []
 ) =>
   HistoryBackfillLive({ since: null }).pipe(

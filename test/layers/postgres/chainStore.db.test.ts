@@ -343,6 +343,23 @@ layer(ChainStoreLive.pipe(Layer.provideMerge(TestDatabase)), { timeout: 120_000 
         expect(yield* sql`SELECT event_count AS "eventCount" FROM chain_transaction WHERE signature = 'sigMixed'`).toEqual([{ eventCount: 3 }])
       }))
 
+    it.effect("stores text and bytes that COPY must escape exactly as given", () =>
+      Effect.gen(function*() {
+        const store = yield* freshStore
+        const odd = "tab\there, newline\nthere, back\\slash, return\r, and \\N"
+        const base = deposit(USER, VAULT, 3n)
+        const event = { ...base, data: { ...base.data, user: odd, note: odd } } as unknown as NtEvent
+        const raw = Uint8Array.from([0x5c, 0x09, 0x0a, 0x0d, 0x00, 0x4e])
+        yield* store.appendTransactions([{ ...transaction("sigOdd", 800, []), events: [{ index: 0, raw, event }] }])
+
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql<{ wallet: string; note: string; raw: Uint8Array }>`
+          SELECT wallet, data->>'note' AS note, raw FROM program_event WHERE signature = 'sigOdd'`
+        expect(rows.map((row) => ({ wallet: row.wallet, note: row.note, raw: toHex(row.raw) }))).toEqual([
+          { wallet: odd, note: odd, raw: "5c090a0d004e" }
+        ])
+      }))
+
     it.effect("records a failed transaction as seen, without its events", () =>
       Effect.gen(function*() {
         const store = yield* freshStore
