@@ -106,7 +106,7 @@ export const backfillHistory = (
       Stream.mapEffect(fetchBatch, { concurrency }),
       Stream.grouped(batchesPerChunk),
       // Fetching goes on while a chunk is being written.
-      Stream.buffer({ capacity: 1 }),
+      Stream.buffer({ capacity: 2 }),
       Stream.runForEach((chunk) => storeChunk(Chunk.toReadonlyArray(chunk)))
     )
 
