@@ -144,7 +144,7 @@ const launch = (postgres: string, clusterDir: string, port: number, user: OsUser
     // until our own shutdown has finished with it, and we stop it last.
     const child = spawn(
       postgres,
-      ["-D", clusterDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "wal_buffers=32MB", "-c", "wal_init_zero=off"],
+      ["-D", clusterDir, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
       { ...user, detached: true, stdio: ["ignore", "ignore", "pipe"] }
     )
     const recent: Array<string> = []
