@@ -48,21 +48,23 @@ const run = async (signal: "SIGINT" | "SIGTERM", when: "starting" | "live") => {
     DATABASE_URL: undefined,
     RPC_URL: undefined,
     LOG_LEVEL: "Info",
-    SANDBOX_USERS: "20",
+    // the start-up case: the default scenario, still generating its history when signalled
+    SANDBOX_USERS: when === "starting" ? "200" : "20",
     SANDBOX_BUILDERS: "2",
-    // long enough that the start-up case is still generating history when signalled
-    SANDBOX_HISTORY_DAYS: when === "starting" ? "20" : "2",
+    SANDBOX_HISTORY_DAYS: when === "starting" ? "30" : "2",
     CHECKPOINT_SECONDS: "60"
   })
   let tree: Array<number> = []
   try {
-    await npm.waitForOutput(/listening on http/, 20_000)
     let liveSlot: number | null = null
     if (when === "starting") {
-      await npm.waitForOutput(/starting the sandbox chain/, 10_000)
-      await new Promise((r) => setTimeout(r, 1_000))
+      // the sandbox starts first, the database while it generates
+      await npm.waitForOutput(/starting the sandbox chain/, 20_000)
+      await npm.waitForOutput(/embedded PostgreSQL listening/, 20_000)
+      await new Promise((r) => setTimeout(r, 500))
       expect(npm.output()).not.toMatch(/sandbox chain ready/)
     } else {
+      await npm.waitForOutput(/listening on http/, 20_000)
       const deadline = Date.now() + 60_000
       for (;;) {
         const status = (await (await fetch(`http://127.0.0.1:${port}/status`)).json()) as {
