@@ -42,14 +42,28 @@ const startGateway = async (name: string, rpc: string, ws: string) => {
 
 const status = async (url: string) => (await fetch(`${url}/v2/vaults`, { headers: { "x-api-key": KEY } })).status
 
-/** Opens `/v2/stream` with the key: the socket, or the refusing HTTP status. */
-const connect = (url: string, key: string) =>
-  new Promise<WebSocket | number>((resolve) => {
+/** Opens `/v2/stream` with the key: the socket once it has stayed open a moment, "dropped", or the refusing HTTP status. */
+const attempt = (url: string, key: string) =>
+  new Promise<WebSocket | number | "dropped">((resolve) => {
     const socket = new WebSocket(url.replace(/^http/, "ws") + "/v2/stream", { headers: { "x-api-key": key } })
-    socket.on("open", () => resolve(socket))
+    socket.on("open", () => setTimeout(() => resolve(socket.readyState === WebSocket.OPEN ? socket : "dropped"), 100))
     socket.on("unexpected-response", (_request: unknown, response: { statusCode: number }) => resolve(response.statusCode))
     socket.on("error", () => undefined)
   })
+
+/**
+ * `attempt`, again (as a partner's client would) when the connection is dropped right after its
+ * upgrade: uWS closes an asynchronously upgraded socket now and then (uNetworking/uWebSockets#1928).
+ * A dropped connection was released, so the limit is checked on connections that stay open.
+ */
+const connect = async (url: string, key: string): Promise<WebSocket | number> => {
+  for (let tries = 1; ; tries++) {
+    const outcome = await attempt(url, key)
+    if (outcome !== "dropped") return outcome
+    console.log(`${url}: a WebSocket connection was dropped right after its upgrade; connecting again`)
+    if (tries === 3) throw new Error("three WebSocket connections in a row were dropped right after their upgrade")
+  }
+}
 
 beforeAll(async () => {
   const server = serverUrl()
