@@ -98,7 +98,7 @@ type ServeConfig = Effect.Effect.Success<typeof serveConfig>
  * routes over it, and the listener once every route is registered.
  */
 const gatewayOn = <E>(config: ServeConfig, chainEndpoints: Effect.Effect<ChainEndpoints, E>) => {
-  const { app, ingest, sandbox, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing, sharedLimits } = config
+  const { app, ingest, buildMeter, pricing, buildSimulation, keys, wsLimits, controlPlane, metrics, tracing, sharedLimits } = config
   const database = DatabaseLive({ url: app.databaseUrl, dataDir: app.dataDir })
   const onDatabase = <A, E, R>(layer: Layer.Layer<A, E, R>) => Layer.provide(layer, database)
   // quotas, build meters and WebSocket connections: in memory, or across instances (SHARED_LIMITS)
