@@ -64,15 +64,15 @@ const ignoreError = (): void => {}
 
 const failure = (message: string) => (cause: unknown) => new SqlError({ cause, message })
 
-const query = (client: Pg.PoolClient, text: string, values: ReadonlyArray<unknown>) =>
-  Effect.tryPromise({ try: () => client.query<{ signature: string }>(text, [...values]), catch: failure("Failed to execute statement") })
+const query = <Row extends Pg.QueryResultRow = never>(client: Pg.PoolClient, text: string, values: ReadonlyArray<unknown> = []) =>
+  Effect.tryPromise({ try: () => client.query<Row>(text, [...values]), catch: failure("Failed to execute statement") })
 
 const copyInto = (client: Pg.PoolClient, statement: string, lines: string) =>
   Effect.tryPromise({ try: () => pipeline(Readable.from([lines]), client.query(copyFrom(statement))), catch: failure("COPY failed") })
 
 /** Inserts the transactions not stored yet; returns the signatures it inserted. */
 const insertNewTransactions = (client: Pg.PoolClient, transactions: ReadonlyArray<ProgramEvents>) =>
-  query(client, INSERT_TRANSACTIONS, [
+  query<{ signature: string }>(client, INSERT_TRANSACTIONS, [
     transactions.map((tx) => tx.signature),
     transactions.map((tx) => tx.slot),
     transactions.map((tx) => tx.blockTime),
@@ -97,12 +97,12 @@ export const appendTransactions = (pool: Pg.Pool, transactions: ReadonlyArray<Pr
     ),
     (client) =>
       Effect.gen(function*() {
-        yield* query(client, "BEGIN", [])
+        yield* query(client, "BEGIN")
         const inserted = yield* insertNewTransactions(client, unique)
         let lines = ""
         for (const tx of unique) if (inserted.has(tx.signature)) lines += eventLines(tx)
         if (lines !== "") yield* copyInto(client, COPY_EVENTS, lines)
-        yield* query(client, "COMMIT", [])
+        yield* query(client, "COMMIT")
       }),
     // a connection left mid-transaction or mid-COPY is closed, which rolls the transaction back
     (client, exit) =>
