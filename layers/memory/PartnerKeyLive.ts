@@ -2,6 +2,7 @@ import { Effect, Exit, Layer, Option } from "effect"
 import { PartnerKeys, type PartnerKeyRecord } from "../../services/PartnerKeys.ts"
 import { type Quota, RateLimiter, type RateLimitDecision } from "../../services/RateLimiter.ts"
 import { Forbidden, RateLimited, Unauthorized } from "../../src/api/errors.ts"
+import { HeaderLines } from "../../src/api/headerLines.ts"
 import { implementMiddleware, type MiddlewarePass } from "../../src/api/middleware.ts"
 import { PartnerKey } from "../../src/api/security/PartnerKey.ts"
 import type { Cluster } from "../../src/config.ts"
@@ -44,29 +45,27 @@ const isUsable = (record: PartnerKeyRecord | null, cluster: Cluster, now: number
   record !== null && record.revokedAt === null && record.environment === cluster &&
   (record.expiresAt === null || record.expiresAt.getTime() > now)
 
-type Header = readonly [string, string]
-
 /**
  * The `X-RateLimit-*` headers of a key's answers. Limit and reset stay the same for a whole window,
- * so their header pairs are kept with the key and made again only when they change: only
- * `remaining` is made per request.
+ * so their lines are joined with the key and made again only when they change: per request, only
+ * `remaining` is added between them.
  */
 class RateLimitHeaders {
-  #limit: Header = ["x-ratelimit-limit", ""]
-  #reset: Header = ["x-ratelimit-reset", ""]
+  #limit = HeaderLines.empty
+  #reset = HeaderLines.empty
   #limitValue = Number.NaN
   #resetValue = Number.NaN
 
-  of(decision: RateLimitDecision): ReadonlyArray<Header> {
+  of(decision: RateLimitDecision): HeaderLines {
     if (decision.limit !== this.#limitValue) {
       this.#limitValue = decision.limit
-      this.#limit = ["x-ratelimit-limit", String(decision.limit)]
+      this.#limit = HeaderLines.of([["x-ratelimit-limit", String(decision.limit)]])
     }
     if (decision.reset !== this.#resetValue) {
       this.#resetValue = decision.reset
-      this.#reset = ["x-ratelimit-reset", String(decision.reset)]
+      this.#reset = HeaderLines.of([["x-ratelimit-reset", String(decision.reset)]])
     }
-    return [this.#limit, ["x-ratelimit-remaining", String(decision.remaining)], this.#reset]
+    return HeaderLines.withNumber(this.#limit, "x-ratelimit-remaining", decision.remaining, this.#reset)
   }
 }
 
@@ -145,8 +144,9 @@ export const PartnerKeyLive = (options: PartnerKeyOptions) =>
         decision.allowed
           ? Exit.succeed({ provides: key.partner, headers: key.rateLimitHeaders.of(decision) })
           : Exit.fail(overQuota(decision, key.quota))
-      const meter = (record: PartnerKeyRecord | null, path: string): Outcome | Effect.Effect<Pass, Unauthorized | Forbidden | RateLimited> => {
-        if (!isUsable(record, cluster, Date.now())) return Exit.fail(unknown)
+      /** `now`: Date.now(), read once per request (a clock read is a system call on some VMs). */
+      const meter = (record: PartnerKeyRecord | null, path: string, now: number): Outcome | Effect.Effect<Pass, Unauthorized | Forbidden | RateLimited> => {
+        if (!isUsable(record, cluster, now)) return Exit.fail(unknown)
         const key = meteredKey(record)
         if (key.scopes !== undefined) {
           const needed = scopeForPath(path)
@@ -154,8 +154,8 @@ export const PartnerKeyLive = (options: PartnerKeyOptions) =>
         }
         const nowMillis = clock.unsafeCurrentTimeMillis()
         usage?.record(key.id, nowMillis)
-        const now = limiter.consumeNow(key.bucket, key.quota, nowMillis)
-        if (now !== undefined) return decided(key, now)
+        const decision = limiter.consumeNow(key.bucket, key.quota, nowMillis)
+        if (decision !== undefined) return decided(key, decision)
         return Effect.flatMap(limiter.consume(key.bucket, key.quota), (decision) => decided(key, decision))
       }
 
@@ -174,10 +174,11 @@ export const PartnerKeyLive = (options: PartnerKeyOptions) =>
         }
         const remembered = hashes.remembered(key)
         const hash = remembered ?? hashApiKey(key)
-        const cached = cache.peek(hash, Date.now())
-        if (cached === undefined) return Effect.flatMap(cache.lookup(hash), (record) => meter(record, request.path))
+        const now = Date.now()
+        const cached = cache.peek(hash, now)
+        if (cached === undefined) return Effect.flatMap(cache.lookup(hash), (record) => meter(record, request.path, Date.now()))
         if (remembered === undefined && cached !== null) hashes.remember(key, hash)
-        return meter(cached, request.path)
+        return meter(cached, request.path, now)
       })
     })
   )

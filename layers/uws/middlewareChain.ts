@@ -2,10 +2,13 @@ import { Context, Effect, Exit } from "effect"
 import type { RequestInfo } from "../../src/api/handlers.ts"
 import type { MiddlewarePassed, MiddlewareRuntime } from "../../src/api/middleware.ts"
 
-type Headers = Array<readonly [string, string]>
+/** The response header lines a request's middleware added, joined as they come. */
+export class AddedHeaders {
+  lines = ""
+}
 
-const merge = (context: Context.Context<never>, passed: MiddlewarePassed, headers: Headers): Context.Context<never> => {
-  for (let i = 0; i < passed.headers.length; i++) headers.push(passed.headers[i]!)
+const merge = (context: Context.Context<never>, passed: MiddlewarePassed, headers: AddedHeaders): Context.Context<never> => {
+  headers.lines += passed.headers.text
   return context.unsafeMap.size === 0 ? passed.context : Context.merge(context, passed.context)
 }
 
@@ -21,7 +24,7 @@ const step = (middleware: MiddlewareRuntime, request: RequestInfo): Effect.Effec
 }
 
 /**
- * Runs a route's middleware in order, adding each one's response headers to `headers`, and gives the
+ * Runs a route's middleware in order, adding each one's response header lines to `headers`, and gives the
  * context they provide to the handler. As long as every step answers with an `Exit` (a cached key, an
  * in-memory quota) the outcome is an `Exit`, reached without a fiber; from the first step that needs
  * an asynchronous one on, the rest of the chain is an effect to run.
@@ -29,7 +32,7 @@ const step = (middleware: MiddlewareRuntime, request: RequestInfo): Effect.Effec
 export const runMiddlewareChain = (
   middleware: ReadonlyArray<MiddlewareRuntime>,
   request: RequestInfo,
-  headers: Headers
+  headers: AddedHeaders
 ): Exit.Exit<Context.Context<never>, unknown> | Effect.Effect<Context.Context<never>, unknown> => {
   let context = Context.empty()
   for (let i = 0; i < middleware.length; i++) {

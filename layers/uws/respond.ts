@@ -1,5 +1,8 @@
 import type { HttpResponse } from "uwebsockets"
+import { type HeaderList, HeaderLines, joinHeaders } from "../../src/api/headerLines.ts"
 import { NOSNIFF_LINE } from "./securityHeaders.ts"
+
+export type { HeaderList }
 
 const STATUS_TEXT: Record<number, string> = {
   200: "OK",
@@ -38,43 +41,14 @@ export const statusLine = (status: number): string => {
   return line
 }
 
-export type HeaderList = ReadonlyArray<readonly [name: string, value: string]>
-
-// Two character searches: cheaper than a regular expression on every header of every response.
-const hasLineBreak = (text: string): boolean => text.includes("\n") || text.includes("\r")
-
-/**
- * Header lines joined as `\r\nname: value...`. uWS writes `name: value\r\n` per `writeHeader`, and a
- * native call per header was a measurable share of a cached read, so a response's headers after the
- * first go out as the tail of one value. A name or value with a line break would forge headers:
- * refused.
- */
-export const joinHeaders = (headers: HeaderList): string => {
-  let joined = ""
-  for (let i = 0; i < headers.length; i++) {
-    const [name, value] = headers[i]!
-    if (hasLineBreak(name) || hasLineBreak(value)) throw new Error(`header ${JSON.stringify(name)} has a line break`)
-    joined += `\r\n${name}: ${value}`
-  }
-  return joined
-}
-
-/** Headers joined once, for headers that are the same on every answer of a route. */
-export class HeaderBlock {
-  readonly lines: string
-  constructor(headers: HeaderList) {
-    this.lines = joinHeaders(headers)
-  }
-}
-
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 
 /** Bodies above this are streamed with `tryEnd`/`onWritable` instead of copied whole into uWS. */
 const STREAM_ABOVE_BYTES = 64 * 1024
 
 export interface WriteOptions {
-  /** Written after `headers` (e.g. headers middleware added for this request). */
-  readonly extraHeaders?: HeaderList
+  /** Joined header lines written after `headers` (e.g. what middleware added for this request). */
+  readonly extraLines?: string
   /** Close the connection after this (small) response, e.g. when a request body was left unread. */
   readonly close?: boolean
   /** Called if the client goes away before a large body is fully written. */
@@ -92,17 +66,17 @@ export const writeResponse = (
   res: HttpResponse,
   status: number,
   requestId: string,
-  headers: HeaderList | HeaderBlock,
+  headers: HeaderList | HeaderLines,
   body: string | Uint8Array,
   options: WriteOptions = NO_OPTIONS
 ): void => {
   // uWS writes "200 OK" itself when no status is written.
   if (status !== 200) res.writeStatus(statusLine(status))
-  const extra = options.extraHeaders === undefined ? "" : joinHeaders(options.extraHeaders)
-  // The request id is sanitised (`requestIdFor`): it cannot carry a line break either.
-  const lines = headers instanceof HeaderBlock ? headers.lines : joinHeaders(headers)
-  // One native call for all of them (measured: a second writeHeader with the route's lines as bytes cost more).
-  res.writeHeader("x-request-id", requestId + NOSNIFF_LINE + lines + extra)
+  // The request id is sanitised (`requestIdFor`): it cannot carry a line break either. uWS writes
+  // `name: value\r\n` per `writeHeader`, and a native call per header was a measurable share of a
+  // cached read, so the headers after the first go out as the tail of one value (measured: a second
+  // writeHeader with the route's lines as bytes cost more).
+  res.writeHeader("x-request-id", requestId + NOSNIFF_LINE + (headers instanceof HeaderLines ? headers.text : joinHeaders(headers)) + (options.extraLines ?? ""))
   if (options.close === true) {
     res.end(body, true)
   } else if (body.length <= STREAM_ABOVE_BYTES) {

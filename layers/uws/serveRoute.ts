@@ -11,15 +11,16 @@ import type { RouteHandler } from "./HttpServer.ts"
 import type { HttpLimits } from "./limits.ts"
 import { readBody } from "./readBody.ts"
 import { requestIdFor } from "./requestId.ts"
-import { HeaderBlock, type HeaderList, JSON_CONTENT_TYPE, type WriteOptions, writeResponse, writeWhenSettled } from "./respond.ts"
+import { HeaderLines, joinHeaders } from "../../src/api/headerLines.ts"
+import { type HeaderList, JSON_CONTENT_TYPE, type WriteOptions, writeResponse, writeWhenSettled } from "./respond.ts"
 import { codingFor, compressDynamic, type ContentCoding, MIN_COMPRESSED_BYTES, VARY_ACCEPT_ENCODING } from "./contentEncoding.ts"
-import { runMiddlewareChain } from "./middlewareChain.ts"
+import { AddedHeaders, runMiddlewareChain } from "./middlewareChain.ts"
 import { runSyncOrFork } from "./runEffect.ts"
 import { ServedRequest } from "./servedRequest.ts"
 import type { RouteMeter } from "../../src/telemetry/routeMeter.ts"
 
-type Headers = Array<readonly [string, string]>
-const NO_HEADERS: Headers = []
+// A route without middleware adds no headers: one instance for all its requests.
+const NONE_ADDED = new AddedHeaders()
 
 // The request being read by `req.forEach`, which calls back synchronously: one callback for every
 // request instead of a closure made per request.
@@ -89,30 +90,30 @@ export const serveRoute = (
     message: `the body is over ${route.maxBodyBytes} bytes`
   })
 
-  const writeFailure = (res: HttpResponse, requestId: string, startedAt: number, failure: HttpFailure, extra: HeaderList, close = false) => {
+  const writeFailure = (res: HttpResponse, requestId: string, startedAt: number, failure: HttpFailure, extra: string, close = false) => {
     if (failure.unexpected !== undefined) logUnexpected(requestId, failure.unexpected)
     writeResponse(res, failure.status, requestId, [["content-type", JSON_CONTENT_TYPE], ...corsHeaders, ...failure.headers], failure.body, {
       close,
-      extraHeaders: extra
+      extraLines: extra
     })
     meter?.record(failure.status, startedAt)
   }
 
   const reject = (res: HttpResponse, requestId: string, startedAt: number, error: unknown, close = false) =>
-    writeFailure(res, requestId, startedAt, errorToHttp(route.errors, error, requestId), [], close)
+    writeFailure(res, requestId, startedAt, errorToHttp(route.errors, error, requestId), "", close)
 
   const successHead = [["content-type", JSON_CONTENT_TYPE], ["cache-control", route.cacheControl], VARY_ACCEPT_ENCODING] as const
-  const successHeaders = new HeaderBlock([...successHead, ...corsHeaders])
-  const codedHeaders: Record<ContentCoding, HeaderBlock> = {
-    br: new HeaderBlock([...successHead, ["content-encoding", "br"], ...corsHeaders]),
-    gzip: new HeaderBlock([...successHead, ["content-encoding", "gzip"], ...corsHeaders])
+  const successHeaders = HeaderLines.of([...successHead, ...corsHeaders])
+  const codedHeaders: Record<ContentCoding, HeaderLines> = {
+    br: HeaderLines.of([...successHead, ["content-encoding", "br"], ...corsHeaders]),
+    gzip: HeaderLines.of([...successHead, ["content-encoding", "gzip"], ...corsHeaders])
   }
 
   function writeOk(
     res: HttpResponse,
     status: number,
     request: ServedRequest,
-    headers: HeaderBlock,
+    headers: HeaderLines,
     bytes: string | Uint8Array,
     options: WriteOptions | undefined
   ): void {
@@ -131,9 +132,9 @@ export const serveRoute = (
     status: number,
     body: string | Uint8Array,
     value: unknown,
-    extra: HeaderList
+    extra: string
   ) => {
-    const options = extra.length === 0 ? undefined : { extraHeaders: extra }
+    const options = extra === "" ? undefined : { extraLines: extra }
     const size = value instanceof PreEncoded ? value.body.length : body.length
     const coding = size < MIN_COMPRESSED_BYTES ? undefined : codingFor(request.headers["accept-encoding"])
     // No closure per request here: a named one costs a `__name` call (tsx keeps names) on every read.
@@ -150,7 +151,7 @@ export const serveRoute = (
     })
   }
 
-  const writeValue = (res: HttpResponse, request: ServedRequest, handled: unknown, extra: HeaderList) => {
+  const writeValue = (res: HttpResponse, request: ServedRequest, handled: unknown, extra: string) => {
     // A body encoded once per projection version goes out as it is, with nothing made per request.
     if (handled instanceof PreEncoded) return writeSuccess(res, request, route.preEncodedStatus, handled.wire, handled, extra)
     const own = handled instanceof WithHeaders ? handled : undefined
@@ -158,19 +159,19 @@ export const serveRoute = (
     const encoded = route.encodeSuccess(value)
     if (Either.isRight(encoded)) {
       const { body, status } = encoded.right
-      writeSuccess(res, request, status, body, value, own === undefined ? extra : [...extra, ...own.headers])
+      writeSuccess(res, request, status, body, value, own === undefined ? extra : extra + joinHeaders(own.headers))
       return
     }
     const defect = new ParseResult.ParseError({ issue: encoded.left })
     writeFailure(res, request.id, request.startedAt, failureToHttp(route.errors, Cause.die(defect), request.id), extra)
   }
 
-  const writeExit = (res: HttpResponse, request: ServedRequest, exit: Exit.Exit<unknown, unknown>, extra: HeaderList) => {
+  const writeExit = (res: HttpResponse, request: ServedRequest, exit: Exit.Exit<unknown, unknown>, extra: string) => {
     if (Exit.isSuccess(exit)) return writeValue(res, request, exit.value, extra)
     writeFailure(res, request.id, request.startedAt, failureToHttp(route.errors, exit.cause, request.id), extra)
   }
 
-  const writeSettled = (res: HttpResponse, request: ServedRequest, settled: Settled, extra: HeaderList) => {
+  const writeSettled = (res: HttpResponse, request: ServedRequest, settled: Settled, extra: string) => {
     if (Exit.isExit(settled)) return writeExit(res, request, settled, extra)
     if (Either.isRight(settled)) return writeValue(res, request, settled.right, extra)
     writeExit(res, request, Exit.fail(settled.left), extra)
@@ -185,7 +186,7 @@ export const serveRoute = (
   const lastResort = (res: HttpResponse, requestId: string, startedAt: number, defect: unknown) => {
     const id = requestId === "" ? requestIdFor("") : requestId
     try {
-      writeFailure(res, id, startedAt, failureToHttp(globalErrorTable, Cause.die(defect), id), [])
+      writeFailure(res, id, startedAt, failureToHttp(globalErrorTable, Cause.die(defect), id), "")
     } catch {
       logUnexpected(id, Cause.die(defect))
       try {
@@ -207,10 +208,10 @@ export const serveRoute = (
   const afterMiddleware = (input: Record<string, unknown>) => (context: Context.Context<never>) =>
     Effect.provide(Effect.suspend(() => callHandler(input)), context)
 
-  const traced = (input: Record<string, unknown>, request: RequestInfo, extraHeaders: Headers) => {
+  const traced = (input: Record<string, unknown>, request: RequestInfo, added: AddedHeaders) => {
     const guarded = route.middleware.length === 0
       ? callHandler(input)
-      : Effect.flatMap(Effect.suspend(() => runMiddlewareChain(route.middleware, request, extraHeaders)), afterMiddleware(input))
+      : Effect.flatMap(Effect.suspend(() => runMiddlewareChain(route.middleware, request, added)), afterMiddleware(input))
     return Effect.withSpan(guarded, route.name, {
       kind: "server",
       captureStackTrace: false,
@@ -221,13 +222,13 @@ export const serveRoute = (
   // Without tracing, a request runs no fiber as long as its middleware answers at once (cached key,
   // in-memory quota) and its handler returns a value (`Effect.succeed`, an `Either`, a `PreEncoded`
   // projection read); a fiber starts only from the first step that needs one.
-  const run = (input: Record<string, unknown>, request: RequestInfo, extraHeaders: Headers): Settled | Fiber.RuntimeFiber<unknown, unknown> => {
-    if (traceRequests) return runSyncOrFork(runtime, traced(input, request, extraHeaders))
+  const run = (input: Record<string, unknown>, request: RequestInfo, added: AddedHeaders): Settled | Fiber.RuntimeFiber<unknown, unknown> => {
+    if (traceRequests) return runSyncOrFork(runtime, traced(input, request, added))
     if (route.middleware.length === 0) {
       const handled = callHandler(input)
       return settledOf(handled) ?? runSyncOrFork(runtime, handled)
     }
-    const chain = runMiddlewareChain(route.middleware, request, extraHeaders)
+    const chain = runMiddlewareChain(route.middleware, request, added)
     if (!Exit.isExit(chain)) return runSyncOrFork(runtime, Effect.flatMap(chain, afterMiddleware(input)))
     if (Exit.isFailure(chain)) return chain
     const handled = callHandler(input)
@@ -240,11 +241,11 @@ export const serveRoute = (
     input: Record<string, unknown>,
     exchange: Exchange | undefined
   ) => {
-    const extraHeaders: Headers = route.middleware.length === 0 ? NO_HEADERS : []
-    const outcome = run(input, request, extraHeaders)
+    const added = route.middleware.length === 0 ? NONE_ADDED : new AddedHeaders()
+    const outcome = run(input, request, added)
     if (!Fiber.isFiber(outcome)) {
-      if (exchange === undefined) writeSettled(res, request, outcome, extraHeaders)
-      else if (!exchange.aborted) res.cork(() => writeSettled(res, request, outcome, extraHeaders))
+      if (exchange === undefined) writeSettled(res, request, outcome, added.lines)
+      else if (!exchange.aborted) res.cork(() => writeSettled(res, request, outcome, added.lines))
       return
     }
     // What runs from here on may run after the response became untouchable.
@@ -254,7 +255,7 @@ export const serveRoute = (
     outcome.addObserver((exit) => {
       if (pending.aborted) return
       try {
-        res.cork(() => writeExit(res, request, exit, extraHeaders))
+        res.cork(() => writeExit(res, request, exit, added.lines))
       } catch (defect) {
         lastResort(res, request.id, request.startedAt, defect)
       }

@@ -1,6 +1,7 @@
 import type { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware } from "@effect/platform"
 import { Context, Effect, Exit, Layer, type Schema } from "effect"
 import type { RequestInfo } from "./handlers.ts"
+import { type HeaderList, HeaderLines } from "./headerLines.ts"
 
 /**
  * The per-request middleware seam. The contract declares a middleware as an `HttpApiMiddleware.Tag`
@@ -26,12 +27,12 @@ type Failure<M> = M extends { readonly failure: Schema.Schema<infer A, infer _I,
 /** What a middleware implementation returns when the request may go on. */
 export type MiddlewarePass<M> =
   & ([ProvidedService<M>] extends [void] ? {} : { readonly provides: ProvidedService<M> })
-  & { readonly headers?: ReadonlyArray<readonly [name: string, value: string]> }
+  & { readonly headers?: HeaderList | HeaderLines }
 
 /** What a middleware hands the transport when the request may go on. */
 export interface MiddlewarePassed {
   readonly context: Context.Context<never>
-  readonly headers: ReadonlyArray<readonly [string, string]>
+  readonly headers: HeaderLines
 }
 
 export interface MiddlewareRuntime {
@@ -71,8 +72,6 @@ export type ApiMiddlewareImplementations<Api> = Api extends HttpApi.HttpApi<infe
   : never
 type MiddlewareImplementationOf<Id> = Id extends unknown ? MiddlewareImplementation<Id> : never
 
-const NO_HEADERS: ReadonlyArray<readonly [string, string]> = []
-
 /**
  * Implements a contract middleware for the uWS transport. An implementation that can decide at once
  * should return an `Exit` (`Exit.succeed`, `Exit.fail`; note that `Effect.fail` of an object is not
@@ -98,7 +97,7 @@ export const implementMiddleware = <M extends MiddlewareTag, R = never>(
       }
       const passed = (pass: MiddlewarePass<M>): MiddlewarePassed => ({
         context: contextOf((pass as { readonly provides?: unknown }).provides),
-        headers: pass.headers ?? NO_HEADERS
+        headers: pass.headers === undefined ? HeaderLines.empty : HeaderLines.of(pass.headers)
       })
       return {
         run: (request) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { HttpResponse } from "uwebsockets"
-import { HeaderBlock, joinHeaders, writeResponse } from "../../../layers/uws/respond.ts"
+import { writeResponse } from "../../../layers/uws/respond.ts"
+import { HeaderLines, joinHeaders } from "../../../src/api/headerLines.ts"
 
 /** What `writeResponse` hands uWS, as the header block uWS writes (`name: value\r\n` per call). */
 const written = (write: (res: HttpResponse) => void) => {
@@ -25,18 +26,25 @@ describe("response headers joined into one header line", () => {
       "\r\ncontent-type: application/json\r\nx-ratelimit-remaining: 7"
     )
     expect(joinHeaders([])).toBe("")
-    expect(new HeaderBlock([["cache-control", "no-store"]]).lines).toBe("\r\ncache-control: no-store")
+    expect(HeaderLines.of([["cache-control", "no-store"]]).text).toBe("\r\ncache-control: no-store")
+    const limit = HeaderLines.of([["x-ratelimit-limit", "10"]])
+    const reset = HeaderLines.of([["x-ratelimit-reset", "1800000000"]])
+    expect(HeaderLines.withNumber(limit, "x-ratelimit-remaining", 7, reset).text).toBe(
+      "\r\nx-ratelimit-limit: 10\r\nx-ratelimit-remaining: 7\r\nx-ratelimit-reset: 1800000000"
+    )
+    expect(HeaderLines.of(limit)).toBe(limit)
   })
 
   it("refuses a name or value with a line break, which would forge headers", () => {
     expect(() => joinHeaders([["x-a", "1\r\nset-cookie: x=1"]])).toThrow(/line break/)
     expect(() => joinHeaders([["x-a\n", "1"]])).toThrow(/line break/)
-    expect(() => new HeaderBlock([["x-a", "\n"]])).toThrow(/line break/)
+    expect(() => HeaderLines.of([["x-a", "\n"]])).toThrow(/line break/)
+    expect(() => HeaderLines.withNumber(HeaderLines.empty, "x-a\r\nx-b", 1, HeaderLines.empty)).toThrow(/line break/)
   })
 
   it("a route's fixed headers go out with the request id, nosniff and the per-request headers", () => {
-    const block = new HeaderBlock([["content-type", "application/json"], ["cache-control", "no-store"]])
-    expect(written((res) => writeResponse(res, 200, "id-1", block, "{}", { extraHeaders: [["x-ratelimit-remaining", "7"]] }))).toEqual({
+    const block = HeaderLines.of([["content-type", "application/json"], ["cache-control", "no-store"]])
+    expect(written((res) => writeResponse(res, 200, "id-1", block, "{}", { extraLines: HeaderLines.withNumber(HeaderLines.empty, "x-ratelimit-remaining", 7, HeaderLines.empty).text }))).toEqual({
       head: "x-request-id: id-1\r\nx-content-type-options: nosniff\r\ncontent-type: application/json\r\ncache-control: no-store\r\nx-ratelimit-remaining: 7\r\n",
       body: "{}"
     })
