@@ -1,6 +1,7 @@
 import { Context, Effect, Exit } from "effect"
 import type { RequestInfo } from "../../src/api/handlers.ts"
 import type { MiddlewarePassed, MiddlewareRuntime } from "../../src/api/middleware.ts"
+import { isExitEffect } from "../../src/api/settledTags.ts"
 
 /** The response header lines a request's middleware added, joined as they come. */
 export class AddedHeaders {
@@ -11,9 +12,6 @@ const merge = (context: Context.Context<never>, passed: MiddlewarePassed, header
   headers.lines += passed.headers.text
   return context.unsafeMap.size === 0 ? passed.context : Context.merge(context, passed.context)
 }
-
-const isExit = (effect: Effect.Effect<MiddlewarePassed, unknown>): effect is Exit.Exit<MiddlewarePassed, unknown> =>
-  Exit.isExit(effect)
 
 const step = (middleware: MiddlewareRuntime, request: RequestInfo): Effect.Effect<MiddlewarePassed, unknown> => {
   try {
@@ -37,7 +35,7 @@ export const runMiddlewareChain = (
   let context = Context.empty()
   for (let i = 0; i < middleware.length; i++) {
     const outcome = step(middleware[i]!, request)
-    if (!isExit(outcome)) {
+    if (!isExitEffect(outcome)) {
       const sofar = context
       return Effect.flatMap(outcome, (passed) => {
         const next = merge(sofar, passed, headers)

@@ -12,6 +12,7 @@ import type { HttpLimits } from "./limits.ts"
 import { readBody } from "./readBody.ts"
 import { requestIdFor } from "./requestId.ts"
 import { HeaderLines, joinHeaders } from "../../src/api/headerLines.ts"
+import { isEitherEffect, isExitEffect, isSettled } from "../../src/api/settledTags.ts"
 import { type HeaderList, JSON_CONTENT_TYPE, type WriteOptions, writeResponse, writeWhenSettled } from "./respond.ts"
 import { codingFor, compressDynamic, type ContentCoding, MIN_COMPRESSED_BYTES, VARY_ACCEPT_ENCODING } from "./contentEncoding.ts"
 import { AddedHeaders, runMiddlewareChain } from "./middlewareChain.ts"
@@ -172,14 +173,14 @@ export const serveRoute = (
   }
 
   const writeSettled = (res: HttpResponse, request: ServedRequest, settled: Settled, extra: string) => {
-    if (Exit.isExit(settled)) return writeExit(res, request, settled, extra)
+    if (isExitEffect(settled)) return writeExit(res, request, settled, extra)
     if (Either.isRight(settled)) return writeValue(res, request, settled.right, extra)
     writeExit(res, request, Exit.fail(settled.left), extra)
   }
 
   /** The handler's outcome as it came when it needs no running (no `Exit` made for an `Either`). */
   const settledOf = (handled: Effect.Effect<unknown, unknown>): Settled | undefined =>
-    Exit.isExit(handled) || Either.isEither(handled) ? handled as Settled : undefined
+    isExitEffect(handled) || isEitherEffect(handled) ? handled : undefined
 
   // The last line of defence: a bug in the pipeline itself still gets an answer, never a hung socket
   // (and a uWS handler that returns without answering or onAborted would end the process).
@@ -229,7 +230,7 @@ export const serveRoute = (
       return settledOf(handled) ?? runSyncOrFork(runtime, handled)
     }
     const chain = runMiddlewareChain(route.middleware, request, added)
-    if (!Exit.isExit(chain)) return runSyncOrFork(runtime, Effect.flatMap(chain, afterMiddleware(input)))
+    if (!isExitEffect(chain)) return runSyncOrFork(runtime, Effect.flatMap(chain, afterMiddleware(input)))
     if (Exit.isFailure(chain)) return chain
     const handled = callHandler(input)
     return settledOf(handled) ?? runSyncOrFork(runtime, Effect.provide(handled, chain.value))
@@ -243,7 +244,7 @@ export const serveRoute = (
   ) => {
     const added = route.middleware.length === 0 ? NONE_ADDED : new AddedHeaders()
     const outcome = run(input, request, added)
-    if (!Fiber.isFiber(outcome)) {
+    if (isSettled(outcome)) {
       if (exchange === undefined) writeSettled(res, request, outcome, added.lines)
       else if (!exchange.aborted) res.cork(() => writeSettled(res, request, outcome, added.lines))
       return

@@ -2,6 +2,7 @@ import type { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware } from "
 import { Context, Effect, Exit, Layer, type Schema } from "effect"
 import type { RequestInfo } from "./handlers.ts"
 import { type HeaderList, HeaderLines } from "./headerLines.ts"
+import { isExitEffect } from "./settledTags.ts"
 
 /**
  * The per-request middleware seam. The contract declares a middleware as an `HttpApiMiddleware.Tag`
@@ -102,7 +103,8 @@ export const implementMiddleware = <M extends MiddlewareTag, R = never>(
       return {
         run: (request) => {
           const outcome = run(request)
-          if (Exit.isExit(outcome)) return Exit.map(outcome as Exit.Exit<MiddlewarePass<M>, unknown>, passed)
+          // A failure carries no value: the same object serves as the failure passed on.
+          if (isExitEffect(outcome)) return outcome._tag === "Success" ? Exit.succeed(passed(outcome.value)) : outcome as Exit.Exit<never, unknown>
           return outcome.pipe(Effect.provide(context), Effect.map(passed))
         }
       }
