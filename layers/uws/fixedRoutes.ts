@@ -4,8 +4,8 @@ import { errorToHttp, globalErrorTable } from "./errorMapping.ts"
 import type { RouteHandler } from "./HttpServer.ts"
 import { requestIdFor } from "./requestId.ts"
 import { codingFor, compressAsync, type ContentCoding, MIN_COMPRESSED_BYTES, VARY_ACCEPT_ENCODING } from "./contentEncoding.ts"
-import { type HeaderList, HeaderLines } from "../../src/api/headerLines.ts"
-import { JSON_CONTENT_TYPE, writeResponse, writeWhenSettled } from "./respond.ts"
+import type { HeaderList } from "../../src/api/headerLines.ts"
+import { JSON_CONTENT_TYPE, ResponseHead, writeResponse, writeWhenSettled } from "./respond.ts"
 
 /** 405 with `Allow` and the envelope, for the other methods of a known path. */
 export const methodNotAllowed = (allow: ReadonlyArray<string>): RouteHandler => (res: HttpResponse, req: HttpRequest) => {
@@ -41,13 +41,13 @@ export type FixedResponder = (res: HttpResponse, requestId: string, acceptEncodi
 export const fixedResponder = (contentType: string, body: Uint8Array, cacheControl: string, extraHeaders: HeaderList = []): FixedResponder => {
   const base: HeaderList = [["content-type", contentType], ["cache-control", cacheControl], ...extraHeaders]
   if (body.length < MIN_COMPRESSED_BYTES) {
-    const headers = HeaderLines.of(base)
+    const headers = new ResponseHead(base)
     return (res, requestId) => writeResponse(res, 200, requestId, headers, body)
   }
-  const identity = HeaderLines.of([...base, VARY_ACCEPT_ENCODING])
+  const identity = new ResponseHead([...base, VARY_ACCEPT_ENCODING])
   const coded = {
-    br: HeaderLines.of([...base, VARY_ACCEPT_ENCODING, ["content-encoding", "br"]]),
-    gzip: HeaderLines.of([...base, VARY_ACCEPT_ENCODING, ["content-encoding", "gzip"]])
+    br: new ResponseHead([...base, VARY_ACCEPT_ENCODING, ["content-encoding", "br"]]),
+    gzip: new ResponseHead([...base, VARY_ACCEPT_ENCODING, ["content-encoding", "gzip"]])
   }
   const compressed: Partial<Record<ContentCoding, Buffer | Promise<Buffer>>> = {}
   const compress = (coding: ContentCoding) => {

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto"
  * add a Content-Security-Policy that forbids framing, a Referrer-Policy and X-Frame-Options for
  * browsers older than `frame-ancestors`.
  */
-export const NOSNIFF_LINE = "\r\nx-content-type-options: nosniff"
+export const NOSNIFF = "nosniff"
 
 /** The web pages' policy: scripts and styles from this origin only (hashed file names), no inline code. */
 export const PAGE_CSP = [

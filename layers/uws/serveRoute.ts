@@ -11,9 +11,9 @@ import type { RouteHandler } from "./HttpServer.ts"
 import type { HttpLimits } from "./limits.ts"
 import { readBody } from "./readBody.ts"
 import { requestIdFor } from "./requestId.ts"
-import { HeaderLines, joinHeaders } from "../../src/api/headerLines.ts"
+import { joinHeaders } from "../../src/api/headerLines.ts"
 import { isEitherEffect, isExitEffect, isSettled } from "../../src/api/settledTags.ts"
-import { type HeaderList, JSON_CONTENT_TYPE, type WriteOptions, writeResponse, writeWhenSettled } from "./respond.ts"
+import { type HeaderList, JSON_CONTENT_TYPE, ResponseHead, type WriteOptions, writeResponse, writeWhenSettled } from "./respond.ts"
 import { codingFor, compressDynamic, type ContentCoding, MIN_COMPRESSED_BYTES, VARY_ACCEPT_ENCODING } from "./contentEncoding.ts"
 import { AddedHeaders, runMiddlewareChain } from "./middlewareChain.ts"
 import { runSyncOrFork } from "./runEffect.ts"
@@ -104,17 +104,17 @@ export const serveRoute = (
     writeFailure(res, requestId, startedAt, errorToHttp(route.errors, error, requestId), "", close)
 
   const successHead = [["content-type", JSON_CONTENT_TYPE], ["cache-control", route.cacheControl], VARY_ACCEPT_ENCODING] as const
-  const successHeaders = HeaderLines.of([...successHead, ...corsHeaders])
-  const codedHeaders: Record<ContentCoding, HeaderLines> = {
-    br: HeaderLines.of([...successHead, ["content-encoding", "br"], ...corsHeaders]),
-    gzip: HeaderLines.of([...successHead, ["content-encoding", "gzip"], ...corsHeaders])
+  const successHeaders = new ResponseHead([...successHead, ...corsHeaders])
+  const codedHeaders: Record<ContentCoding, ResponseHead> = {
+    br: new ResponseHead([...successHead, ["content-encoding", "br"], ...corsHeaders]),
+    gzip: new ResponseHead([...successHead, ["content-encoding", "gzip"], ...corsHeaders])
   }
 
   function writeOk(
     res: HttpResponse,
     status: number,
     request: ServedRequest,
-    headers: HeaderLines,
+    headers: ResponseHead,
     bytes: string | Uint8Array,
     options: WriteOptions | undefined
   ): void {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import type { HttpResponse } from "uwebsockets"
-import { writeResponse } from "../../../layers/uws/respond.ts"
+import { ResponseHead, writeResponse } from "../../../layers/uws/respond.ts"
 import { HeaderLines, joinHeaders } from "../../../src/api/headerLines.ts"
 
 /** What `writeResponse` hands uWS, as the header block uWS writes (`name: value\r\n` per call). */
@@ -40,16 +40,17 @@ describe("response headers joined into one header line", () => {
     expect(() => joinHeaders([["x-a\n", "1"]])).toThrow(/line break/)
     expect(() => HeaderLines.of([["x-a", "\n"]])).toThrow(/line break/)
     expect(() => HeaderLines.withNumber(HeaderLines.empty, "x-a\r\nx-b", 1, HeaderLines.empty)).toThrow(/line break/)
+    expect(() => new ResponseHead([["x-a", "1\r\nset-cookie: x=1"]])).toThrow(/line break/)
   })
 
   it("a route's fixed headers go out with the request id, nosniff and the per-request headers", () => {
-    const block = HeaderLines.of([["content-type", "application/json"], ["cache-control", "no-store"]])
+    const block = new ResponseHead([["content-type", "application/json"], ["cache-control", "no-store"]])
     expect(written((res) => writeResponse(res, 200, "id-1", block, "{}", { extraLines: HeaderLines.withNumber(HeaderLines.empty, "x-ratelimit-remaining", 7, HeaderLines.empty).text }))).toEqual({
-      head: "x-request-id: id-1\r\nx-content-type-options: nosniff\r\ncontent-type: application/json\r\ncache-control: no-store\r\nx-ratelimit-remaining: 7\r\n",
+      head: "x-content-type-options: nosniff\r\ncontent-type: application/json\r\ncache-control: no-store\r\nx-request-id: id-1\r\nx-ratelimit-remaining: 7\r\n",
       body: "{}"
     })
     expect(written((res) => writeResponse(res, 404, "id-2", [["content-type", "application/json"]], "{}")).head).toBe(
-      "404 Not Found\r\nx-request-id: id-2\r\nx-content-type-options: nosniff\r\ncontent-type: application/json\r\n"
+      "404 Not Found\r\nx-content-type-options: nosniff\r\ncontent-type: application/json\r\nx-request-id: id-2\r\n"
     )
   })
 })
