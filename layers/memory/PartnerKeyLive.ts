@@ -2,6 +2,7 @@ import { Effect, Exit, Layer, Option } from "effect"
 import { PartnerKeys, type PartnerKeyRecord } from "../../services/PartnerKeys.ts"
 import { type Quota, RateLimiter, type RateLimitDecision } from "../../services/RateLimiter.ts"
 import { Forbidden, RateLimited, Unauthorized } from "../../src/api/errors.ts"
+import type { RequestInfo } from "../../src/api/handlers.ts"
 import { HeaderLines } from "../../src/api/headerLines.ts"
 import { implementMiddleware, type MiddlewarePass } from "../../src/api/middleware.ts"
 import { PartnerKey } from "../../src/api/security/PartnerKey.ts"
@@ -26,10 +27,10 @@ type Pass = MiddlewarePass<typeof PartnerKey>
 const BEARER = /^bearer\s+(\S+)\s*$/i
 
 /** The key from `x-api-key` or `Authorization: Bearer`; undefined when neither is there. */
-export const presentedKey = (headers: Readonly<Record<string, string>>): string | undefined => {
-  const direct = headers["x-api-key"]?.trim()
+export const presentedKey = (request: RequestInfo): string | undefined => {
+  const direct = request.header("x-api-key")?.trim()
   if (direct !== undefined && direct !== "") return direct
-  const authorization = headers["authorization"]
+  const authorization = request.header("authorization")
   return authorization === undefined ? undefined : BEARER.exec(authorization)?.[1]
 }
 
@@ -160,7 +161,7 @@ export const PartnerKeyLive = (options: PartnerKeyOptions) =>
       }
 
       return implementMiddleware(PartnerKey, (request) => {
-        const key = presentedKey(request.headers)
+        const key = presentedKey(request)
         if (key === undefined) return Exit.fail(missing)
         const environment = environmentOfKey(key)
         if (environment === undefined) return Exit.fail(unknown)

@@ -17,7 +17,7 @@ import { type HeaderList, JSON_CONTENT_TYPE, ResponseHead, type WriteOptions, wr
 import { codingFor, compressDynamic, type ContentCoding, MIN_COMPRESSED_BYTES, VARY_ACCEPT_ENCODING } from "./contentEncoding.ts"
 import { AddedHeaders, runMiddlewareChain } from "./middlewareChain.ts"
 import { runSyncOrFork } from "./runEffect.ts"
-import { ServedRequest } from "./servedRequest.ts"
+import { headerIn, headerRecord, ServedRequest } from "./servedRequest.ts"
 import type { RouteMeter } from "../../src/telemetry/routeMeter.ts"
 
 // A route without middleware adds no headers: one instance for all its requests.
@@ -25,12 +25,11 @@ const NONE_ADDED = new AddedHeaders()
 
 // The request being read by `req.forEach`, which calls back synchronously: one callback for every
 // request instead of a closure made per request.
-let collecting: Record<string, string> = Object.create(null)
+let collecting: Array<string> = []
 let collectedBytes = 0
 const collectHeader = (name: string, value: string): void => {
   collectedBytes += name.length + value.length + 4
-  const previous = collecting[name]
-  collecting[name] = previous === undefined ? value : `${previous}, ${value}`
+  collecting.push(name, value)
 }
 
 /** A handler's outcome known without running anything: an `Exit`, or an `Either` (projection reads). */
@@ -137,7 +136,7 @@ export const serveRoute = (
   ) => {
     const options = extra === "" ? undefined : { extraLines: extra }
     const size = value instanceof PreEncoded ? value.body.length : body.length
-    const coding = size < MIN_COMPRESSED_BYTES ? undefined : codingFor(request.headers["accept-encoding"])
+    const coding = size < MIN_COMPRESSED_BYTES ? undefined : codingFor(request.header("accept-encoding"))
     // No closure per request here: a named one costs a `__name` call (tsx keeps names) on every read.
     if (coding === undefined) return writeOk(res, status, request, successHeaders, body, options)
     const compressed = value instanceof PreEncoded ? value.coded(coding, COMPRESS[coding]) : compressDynamic(body, coding)
@@ -270,11 +269,11 @@ export const serveRoute = (
     let requestId = ""
     const startedAt = meter === undefined ? 0 : performance.now()
     try {
-      const headers: Record<string, string> = collecting = Object.create(null)
+      const headers: Array<string> = collecting = []
       collectedBytes = 0
       req.forEach(collectHeader)
       const headerBytes = collectedBytes
-      requestId = requestIdFor(headers["x-request-id"] ?? "")
+      requestId = requestIdFor(headerIn(headers, "x-request-id") ?? "")
       const path = req.getUrl()
       const query = req.getQuery() ?? ""
       if (path.length + query.length + 1 > limits.maxRequestTargetBytes) {
@@ -300,7 +299,7 @@ export const serveRoute = (
         input.urlParams = decoded.right
       }
       if (decoders.headers !== undefined) {
-        const decoded = decoders.headers(headers)
+        const decoded = decoders.headers(headerRecord(headers))
         if (Either.isLeft(decoded)) return reject(res, requestId, startedAt, decoded.left)
         input.headers = decoded.right
       }
@@ -308,7 +307,7 @@ export const serveRoute = (
       if (decodePayload === undefined) return dispatch(res, request, input, undefined)
 
       const limitBytes = route.maxBodyBytes
-      const declared = headers["content-length"]
+      const declared = headerIn(headers, "content-length")
       // The body stays unread, so the connection cannot be reused: close it after answering.
       if (declared !== undefined && !(Number(declared) <= limitBytes)) return reject(res, requestId, startedAt, tooLarge, true)
       const exchange = new Exchange(res, runtime)

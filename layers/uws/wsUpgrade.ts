@@ -73,7 +73,7 @@ export const authenticatedUpgrade = (
     method: "GET",
     path: req.getUrl(),
     query: req.getQuery() ?? "",
-    headers,
+    header: (name) => headers[name],
     remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString()
   }
   const upgradeHeaders: UpgradeHeaders = {

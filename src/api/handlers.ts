@@ -14,8 +14,8 @@ export interface RequestInfo {
   readonly path: string
   /** The raw query string without `?`, or "". */
   readonly query: string
-  /** Lower-case names; repeated headers joined with ", ". */
-  readonly headers: Readonly<Record<string, string>>
+  /** A header by its lower-case name (repeated ones joined with ", "), undefined when absent. */
+  header(name: string): string | undefined
   /** The peer's IP address as text (the transport reads it from the socket on first use). */
   readonly remoteAddress: string
 }

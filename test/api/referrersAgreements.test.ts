@@ -21,7 +21,7 @@ const OWNER_KEY = "vg_sandbox_owner_key"
 
 /** Two keys: the usual test key (no owner wallet) and one issued for `OWNER`. */
 const OwnerKeyStandIn = implementMiddleware(PartnerKey, (request) => {
-  const key = presentedKey(request.headers)
+  const key = presentedKey(request)
   if (key !== OWNER_KEY && key !== TEST_PARTNER_KEY) return Effect.fail(new Unauthorized({ code: "UNAUTHORIZED", message: "an API key is required" }))
   return Effect.succeed({
     provides: { keyId: key, name: "builder", ownerWallet: key === OWNER_KEY ? OWNER : null, environment: "sandbox" as const },

@@ -14,8 +14,8 @@ export interface BuildMeterOptions {
   readonly trustProxy: boolean
 }
 
-const hasKey = (headers: Readonly<Record<string, string>>) =>
-  headers["x-api-key"] !== undefined || headers["authorization"] !== undefined
+const hasKey = (request: RequestInfo) =>
+  request.header("x-api-key") !== undefined || request.header("authorization") !== undefined
 
 const rateLimitHeaders = (limit: number, remaining: number, reset: number) =>
   [
@@ -75,6 +75,6 @@ export const BuildMeterLive = (options: BuildMeterOptions) =>
       })
 
       return implementMiddleware(BuildMeter, (request) =>
-        Option.isSome(keyed) && hasKey(request.headers) ? onPartnerKey(request, keyed.value) : perIp(request))
+        Option.isSome(keyed) && hasKey(request) ? onPartnerKey(request, keyed.value) : perIp(request))
     })
   )

@@ -7,7 +7,7 @@ import type { RequestInfo } from "../handlers.ts"
  */
 export const clientIpOf = (request: RequestInfo, trustProxy: boolean): string => {
   if (!trustProxy) return request.remoteAddress
-  const forwarded = request.headers["x-forwarded-for"]
+  const forwarded = request.header("x-forwarded-for")
   if (forwarded === undefined) return request.remoteAddress
   const hops = forwarded.split(",")
   const nearest = hops[hops.length - 1]!.trim()

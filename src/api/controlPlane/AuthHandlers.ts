@@ -29,7 +29,7 @@ export const AuthHandlersLive = (settings: ControlPlaneSettings) =>
       const cookie = { secure: settings.secureCookie }
       const foreignOrigin = new OriginRefused({ code: "ORIGIN_MISMATCH", message: `sign-in requests from a browser must come from ${originText(settings)}` })
       const checkOrigin = (request: RequestInfo) =>
-        request.headers["origin"] === undefined || isOwnOrigin(settings, request.headers["origin"]) ? Effect.void : Effect.fail(foreignOrigin)
+        request.header("origin") === undefined || isOwnOrigin(settings, request.header("origin")) ? Effect.void : Effect.fail(foreignOrigin)
 
       return {
         nonce: ({ request }) =>

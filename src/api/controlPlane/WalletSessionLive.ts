@@ -35,12 +35,12 @@ export const WalletSessionLive = (settings: ControlPlaneSettings) =>
       })
       const cookie = { secure: settings.secureCookie }
       return implementMiddleware(WalletSession, (request) => {
-        const token = sessionTokenOf(cookie, request.headers["cookie"])
+        const token = sessionTokenOf(cookie, request.header("cookie"))
         if (token === undefined) {
-          const hasKey = request.headers["x-api-key"] !== undefined || request.headers["authorization"] !== undefined
+          const hasKey = request.header("x-api-key") !== undefined || request.header("authorization") !== undefined
           return Exit.fail(hasKey ? keyRefused : noSession)
         }
-        if (!SAFE_METHODS.has(request.method) && !isOwnOrigin(settings, request.headers["origin"])) return Exit.fail(originRefused)
+        if (!SAFE_METHODS.has(request.method) && !isOwnOrigin(settings, request.header("origin"))) return Exit.fail(originRefused)
         const tokenHash = hashSessionToken(token)
         return Effect.gen(function*() {
           const session = yield* sessions.touch(tokenHash, settings.lifetimes)

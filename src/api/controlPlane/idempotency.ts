@@ -32,7 +32,7 @@ const onceWith = (records: IdempotencyRecords["Type"]) =>
     run: Effect.Effect<A, E, R>,
     stored: (answer: A) => A
   ): Effect.Effect<A | WithHeaders<A>, E | ControlPlaneBadRequest | ControlPlaneConflict | IdempotencyKeyReused, R> => {
-    const key = request.headers["idempotency-key"]
+    const key = request.header("idempotency-key")
     if (key === undefined) return run
     if (!KEY.test(key)) return Effect.fail(invalidKey)
     const hash = createHash("sha256").update(`${request.method} ${request.path}\n${JSON.stringify(payload ?? null)}`).digest("hex")

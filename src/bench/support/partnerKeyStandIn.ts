@@ -9,7 +9,7 @@ export const TEST_PARTNER_KEY = "vg_sandbox_test_partner_key"
 
 /** `PartnerKey` for contract tests: exactly `TEST_PARTNER_KEY` passes, anything else is a 401. */
 export const PartnerKeyStandIn = implementMiddleware(PartnerKey, (request) =>
-  presentedKey(request.headers) === TEST_PARTNER_KEY
+  presentedKey(request) === TEST_PARTNER_KEY
     ? Effect.succeed({
       provides: { keyId: "test", name: "test partner", ownerWallet: null, environment: "sandbox" as const },
       headers: [["x-ratelimit-limit", "1000"], ["x-ratelimit-remaining", "999"], ["x-ratelimit-reset", "0"]] as const

@@ -3,7 +3,7 @@ import { clientIpOf } from "../../../src/api/builds/clientIp.ts"
 import type { RequestInfo } from "../../../src/api/handlers.ts"
 
 const request = (headers: Record<string, string>): RequestInfo =>
-  ({ id: "r", method: "POST", path: "/", query: "", headers, remoteAddress: "10.0.0.1" })
+  ({ id: "r", method: "POST", path: "/", query: "", header: (name) => headers[name], remoteAddress: "10.0.0.1" })
 
 describe("client IP for per-IP metering", () => {
   it("is the socket peer unless a trusted proxy is configured", () => {

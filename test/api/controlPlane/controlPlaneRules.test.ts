@@ -101,7 +101,7 @@ describe("control-plane contract", () => {
 describe("sign-in meter", () => {
   it("nonce and verify requests are counted per client IP", async () => {
     const nonces = Layer.succeed(SignInNonces, { store: () => Effect.void, find: () => Effect.succeed(null), consume: () => Effect.succeed(false) })
-    const request = (ip: string) => ({ id: "r", method: "POST", path: "/v2/auth/nonce", query: "", headers: {}, remoteAddress: ip })
+    const request = (ip: string) => ({ id: "r", method: "POST", path: "/v2/auth/nonce", query: "", header: () => undefined, remoteAddress: ip })
     const outcomes = await Effect.runPromise(
       Effect.gen(function*() {
         const flow = yield* makeSignInFlow(testSettings({ signInQuota: { limit: 2, windowSeconds: 60 } }))

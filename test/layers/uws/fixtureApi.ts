@@ -172,7 +172,7 @@ const GuardedLive = implementGroup(
 export const TEST_KEY = "let-me-in"
 
 const TestKeyLive = implementMiddleware(TestKey, (request) =>
-  request.headers["x-api-key"] === TEST_KEY
+  request.header("x-api-key") === TEST_KEY
     ? Effect.succeed({ provides: { name: `key@${request.remoteAddress}` }, headers: [["x-quota-remaining", "41"]] })
     : Effect.fail(new Unauthorized({ code: "UNAUTHORIZED", message: "missing or unknown x-api-key" })))
 

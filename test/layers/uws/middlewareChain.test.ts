@@ -8,7 +8,7 @@ import type { MiddlewarePassed, MiddlewareRuntime } from "../../../src/api/middl
 class First extends Context.Tag("First")<First, string>() {}
 class Second extends Context.Tag("Second")<Second, number>() {}
 
-const request: RequestInfo = { id: "r1", method: "GET", path: "/x", query: "", headers: {}, remoteAddress: "" }
+const request: RequestInfo = { id: "r1", method: "GET", path: "/x", query: "", header: () => undefined, remoteAddress: "" }
 
 /** A middleware step that records its calls and answers with `outcome`. */
 const stepOf = (calls: Array<string>, name: string, outcome: () => Effect.Effect<MiddlewarePassed, unknown>): MiddlewareRuntime => ({
