@@ -19,7 +19,8 @@ export const headerIn = (pairs: ReadonlyArray<string>, name: string): string | u
 
 /** The headers in `pairs` as a record (for a route's header schema). */
 export const headerRecord = (pairs: ReadonlyArray<string>): Record<string, string> => {
-  const record: Record<string, string> = {}
+  // No prototype: a header named `__proto__` is a header like any other.
+  const record: Record<string, string> = Object.create(null)
   for (let i = 0; i < pairs.length; i += 2) {
     const name = pairs[i]!
     const previous = record[name]

@@ -13,5 +13,8 @@ describe("a request's headers as uWS gives them (name, value, name, value...)", 
 
   it("all of them as a record, repeated ones joined alike", () => {
     expect(headerRecord(pairs)).toEqual({ host: "127.0.0.1", "x-api-key": "vg_sandbox_abc", accept: "a/b, c/d" })
+    const odd = headerRecord(["__proto__", "x", "constructor", "y"])
+    expect(Object.getPrototypeOf(odd)).toBeNull()
+    expect({ ...odd }).toEqual({ ["__proto__"]: "x", constructor: "y" })
   })
 })
