@@ -21,6 +21,7 @@ import { BuilderCodes } from "../../../services/BuilderCodes.ts"
 import { Projection } from "../../../services/Projection.ts"
 import { BuildsApi } from "../../../src/api/builds/BuildsApi.ts"
 import { BuildsLive } from "../../../src/api/builds/BuildsLive.ts"
+import { chainNow } from "../../../src/api/builds/buildFlow.ts"
 import { LegacyBuildsApi } from "../../../src/api/builds/LegacyBuildsApi.ts"
 import { catalogEntryById } from "../../../src/domain/catalog.ts"
 import type { VaultConfig } from "../../../src/sandbox/scenario/vaultGenesis.ts"
@@ -210,11 +211,13 @@ describe("builders against the sandbox chain", () => {
       expect(early.body.data.validation.rejectionReasons[0].code).toBe("WITHDRAWAL_DELAY_NOT_MET")
       expect(early.body.data).not.toHaveProperty("transactionBase64")
 
-      // withdrawals from day-old positions: partial, and all of another one
-      const veterans = wallets.filter(
-        (wallet) => wallet.role === "user" && !newcomers.includes(wallet) && (positionOf(wallet.address)?.shares ?? 0n) > 1_000_000n &&
-          positionOf(wallet.address)?.pendingShares === 0n
-      )
+      // withdrawals from older positions: partial, and all of another one. The history's last step (the
+      // rest of the day up to now) may have deposited for some users within the delay: not those.
+      const [delay, now] = Either.getOrThrow(projection.readSync((state) => [state.vaults.get(AUTOPILOT)!.bundle.withdrawalDelay, chainNow(state)] as const))
+      const veterans = wallets.filter((wallet) => {
+        const position = wallet.role === "user" && !newcomers.includes(wallet) ? positionOf(wallet.address) : null
+        return position !== null && position.shares > 1_000_000n && position.pendingShares === 0n && position.lastDepositTimestamp + delay <= now
+      })
       expect(veterans.length).toBeGreaterThanOrEqual(2)
       const [partialUser, allUser] = veterans as [SandboxWallet, SandboxWallet]
       const partialBefore = positionOf(partialUser.address)!.shares
