@@ -1,13 +1,19 @@
-import { readdirSync, readFileSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { describe, expect, it } from "vitest"
 import { buildSources } from "../../bin/buildSources.js"
 
 const MIGRATIONS_SOURCE = fileURLToPath(new URL("../../layers/postgres/migrations.ts", import.meta.url))
+const ROOT = fileURLToPath(new URL("../..", import.meta.url))
+const CACHE = join(ROOT, "node_modules", ".cache", "vault-gateway")
+/** Where buildSources records the last build of an entry. */
+const lastBuildRecord = (entry: string) => join(CACHE, `last-${createHash("sha256").update(entry).digest("hex").slice(0, 16)}.json`)
 
 describe("buildSources (what bin/vault-gateway.js runs)", () => {
   it("builds the CLI once into a directory named by its content, also when two starts build at once", async () => {
+    rmSync(lastBuildRecord("src/cli.ts"), { force: true }) // both build, not reuse
     const [first, second] = await Promise.all([buildSources("src/cli.ts"), buildSources("src/cli.ts")]) as [string, string]
     expect(first).toBe(second)
     expect(first).toMatch(/\/node_modules\/\.cache\/vault-gateway\/[0-9a-f]{16}\/cli\.js$/)
@@ -29,5 +35,32 @@ describe("buildSources (what bin/vault-gateway.js runs)", () => {
     const url = await buildSources("src/cli.ts")
     const map = JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, "utf8")) as { sources: Array<string> }
     expect(map.sources.some((source) => source.endsWith("src/cli.ts"))).toBe(true)
+  }, 60_000)
+
+  it("reuses the last build while its sources are unchanged, and builds again when one of them changes", async () => {
+    const dir = join(ROOT, "src", `.buildSourcesTest-${process.pid}`)
+    const entry = `src/.buildSourcesTest-${process.pid}/entry.ts`
+    const record = lastBuildRecord(entry)
+    mkdirSync(dir, { recursive: true })
+    try {
+      writeFileSync(join(dir, "entry.ts"), `import { word } from "./word.ts"\nexport const said: string = word\n`)
+      writeFileSync(join(dir, "word.ts"), `export const word = "first"\n`)
+      const first = await buildSources(entry)
+      expect(((await import(first)) as { said: string }).said).toBe("first")
+      const recorded = statSync(record).ino
+
+      // unchanged: the same build, and its record is not written again
+      expect(await buildSources(entry)).toBe(first)
+      expect(statSync(record).ino).toBe(recorded)
+
+      // an imported source changed: a new build with it
+      writeFileSync(join(dir, "word.ts"), `export const word = "second"\n`)
+      const second = await buildSources(entry)
+      expect(second).not.toBe(first)
+      expect(((await import(second)) as { said: string }).said).toBe("second")
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+      rmSync(record, { force: true })
+    }
   }, 60_000)
 })
