@@ -6,7 +6,7 @@ import { Projection } from "../../services/Projection.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"
 import { HttpListener, HttpServer } from "../../layers/uws/HttpServer.ts"
 import { Api } from "../api/Api.ts"
-import { StatusBody, toStatusBody } from "../api/system/statusBody.ts"
+import { ServiceStatusBody, toServiceStatusBody } from "../api/system/serviceStatus.ts"
 import { HealthBody, SystemApi } from "../api/system/SystemApi.ts"
 import { BadRequestResponse, InternalErrorResponse } from "../api/errors.ts"
 import { VERSION } from "../version.ts"
@@ -68,7 +68,9 @@ const serve = () => {
       const server = yield* HttpServer
       const projection = yield* Projection
       const runtime = yield* Effect.runtime<never>()
-      const body = JSON.stringify(Schema.encodeSync(StatusBody)(toStatusBody(yield* projection.status)))
+      // what `/status` answers without background work to report (no IngestionProgress here)
+      const idle = { backfill: null, rollup: null, checkpoint: null, role: "leader" } as const
+      const body = JSON.stringify(Schema.encodeSync(ServiceStatusBody)(toServiceStatusBody(yield* projection.status, idle, 0)))
       const healthBody = JSON.stringify(Schema.encodeSync(HealthBody)({ status: "ok", version: VERSION }))
       server.route("GET", ROUTES.bare, (res) => {
         res.writeHeader("content-type", "application/json; charset=utf-8").end(body)
@@ -149,16 +151,17 @@ const ms = (value: number) => Number(value.toFixed(3))
  *   the per-request cost of each route shows undiluted.
  */
 export const run = async (
-  options: { readonly rounds?: number; readonly durationMs?: number; readonly latencyRate?: number } = {}
+  options: { readonly rounds?: number; readonly durationMs?: number; readonly latencyRate?: number; readonly warmUpMs?: number } = {}
 ): Promise<Record<string, number>> => {
   const rounds = options.rounds ?? 3
   const durationMs = options.durationMs ?? 3_000
+  const warmUpMs = options.warmUpMs ?? 1_000
   const latencyRate = options.latencyRate ?? 20_000
   const { child, port } = await startServer()
   try {
     const bodyBytes = await sameBody(port, ROUTES.bare, ROUTES.transport)
     await sameBody(port, ROUTES.bareHealth, ROUTES.transportNoFiber)
-    for (const path of Object.values(ROUTES)) await measureThroughput({ port, path, connections: 16, pipeline: 32, durationMs: 1_000 })
+    for (const path of Object.values(ROUTES)) await measureThroughput({ port, path, connections: 16, pipeline: 32, durationMs: warmUpMs })
     const keepAlive = await throughput(child.pid!, port, 256, 1, rounds, durationMs)
     const pipelined = await throughput(child.pid!, port, 16, 32, rounds, durationMs)
     const latency = { port, connections: 32, ratePerSecond: latencyRate, durationMs }
