@@ -18,18 +18,32 @@ import { type AccountKind, accountKind } from "./accountKind.ts"
 import type { ProjectionChange } from "./changes.ts"
 import { type Cohort, NestedMap, SetIndex, SortedSet } from "./indexes.ts"
 import { applyPriceAccount, isPriceAccountUpdate, type PriceAccount } from "./priceAccounts.ts"
-import { ownerBytes, readShares, readUserIndexFields, sameOwnerAndReferrer } from "./userFields.ts"
+import { ownerBytes, readOwner, readReferrer, readShares, sameOwnerAndReferrer } from "./userFields.ts"
 import { findUserVault } from "./userVault.ts"
 
 /** One program account as the chain last showed it: the raw bytes are the source of truth. */
-export interface RawAccount {
+interface RawAccountBase {
   readonly owner: string
   readonly slot: number
   readonly data: Uint8Array
-  readonly kind: AccountKind
   /** A UserBundleAccount's vault (derived from its address), null when unknown or not a position. */
   readonly vault: string | null
 }
+
+/**
+ * A UserBundleAccount keeps its owner wallet and bound builder (null: none) as indexed, because
+ * most updates of a position change neither, and reading them again from the bytes meant a base58
+ * encoding per update.
+ */
+export interface PositionAccount extends RawAccountBase {
+  readonly kind: "UserBundleAccount"
+  readonly wallet: string
+  readonly referrer: string | null
+}
+
+export type RawAccount =
+  | PositionAccount
+  | (RawAccountBase & { readonly kind: Exclude<AccountKind, "UserBundleAccount">; readonly wallet: null; readonly referrer: null })
 
 export interface VaultView {
   readonly address: string
@@ -47,6 +61,13 @@ export interface UserEntry {
   readonly shares: bigint
 }
 
+const userEntryOf = (account: PositionAccount): UserEntry => ({
+  vault: account.vault,
+  owner: account.wallet,
+  referrer: account.referrer,
+  shares: readShares(account.data)
+})
+
 /**
  * The positions as a read-only map, derived on demand from the raw accounts: holding a decoded
  * copy of a million positions would double the projection's memory.
@@ -60,7 +81,7 @@ class UserView implements ReadonlyMap<string, UserEntry> {
 
   get(address: string): UserEntry | undefined {
     const account = this.accounts.get(address)
-    return account?.kind === "UserBundleAccount" ? { vault: account.vault, ...readUserIndexFields(account.data) } : undefined
+    return account?.kind === "UserBundleAccount" ? userEntryOf(account) : undefined
   }
 
   has(address: string): boolean {
@@ -69,7 +90,7 @@ class UserView implements ReadonlyMap<string, UserEntry> {
 
   *entries(): MapIterator<[string, UserEntry]> {
     for (const [address, account] of this.accounts) {
-      if (account.kind === "UserBundleAccount") yield [address, { vault: account.vault, ...readUserIndexFields(account.data) }]
+      if (account.kind === "UserBundleAccount") yield [address, userEntryOf(account)]
     }
   }
 
@@ -170,8 +191,18 @@ export class ProjectionState {
       }
     } else {
       const kind = accountKind(update.data)
-      const vault = kind === "UserBundleAccount" ? (knownVault ?? this.#resolveUserVault(update.address, update.data)) : null
-      const account: RawAccount = { owner: update.owner, slot: update.slot, data: update.data, kind, vault }
+      const { owner, slot, data } = update
+      const account: RawAccount = kind === "UserBundleAccount"
+        ? {
+          owner,
+          slot,
+          data,
+          kind,
+          vault: knownVault ?? this.#resolveUserVault(update.address, data),
+          wallet: readOwner(data),
+          referrer: readReferrer(data)
+        }
+        : { owner, slot, data, kind, vault: null, wallet: null, referrer: null }
       this.accounts.set(update.address, account)
       this.#index(update.address, account, changes)
     }
@@ -284,9 +315,9 @@ export class ProjectionState {
     changes.push({ _tag: "ReferrerChanged", wallet: entry.wallet, vault: entry.vault })
   }
 
-  #indexUser(address: string, account: RawAccount, changes: Array<ProjectionChange>): void {
-    const { owner, shares, referrer } = readUserIndexFields(account.data)
-    const vault = account.vault
+  #indexUser(address: string, account: PositionAccount, changes: Array<ProjectionChange>): void {
+    const { wallet: owner, referrer, vault } = account
+    const shares = readShares(account.data)
     this.#userCount++
     this.positionsByOwner.add(owner, address)
     if (shares > 0n) this.activeOwners.set(owner, (this.activeOwners.get(owner) ?? 0) + 1)
@@ -305,18 +336,18 @@ export class ProjectionState {
    * keep every index entry where it is (only the share sums move), where unindexing and indexing
    * again would take the position out of its owner's set and its builder's cohort and put it back.
    */
-  #isPositionUpdateInPlace(previous: RawAccount, update: AccountUpdate, vaultHint: string | null): boolean {
+  #isPositionUpdateInPlace(previous: RawAccount, update: AccountUpdate, vaultHint: string | null): previous is PositionAccount & { readonly vault: string } {
     return previous.kind === "UserBundleAccount" && previous.vault !== null && (vaultHint === null || vaultHint === previous.vault) &&
       update.owner === this.programId && update.data.length > 0 && accountKind(update.data) === "UserBundleAccount" &&
       sameOwnerAndReferrer(previous.data, update.data)
   }
 
-  #updatePositionInPlace(update: AccountUpdate, previous: RawAccount): ReadonlyArray<ProjectionChange> {
-    const vault = previous.vault!
-    const account: RawAccount = { owner: update.owner, slot: update.slot, data: update.data, kind: "UserBundleAccount", vault }
+  #updatePositionInPlace(update: AccountUpdate, previous: PositionAccount & { readonly vault: string }): ReadonlyArray<ProjectionChange> {
+    const { vault, wallet: owner, referrer } = previous
+    const account: RawAccount = { owner: update.owner, slot: update.slot, data: update.data, kind: "UserBundleAccount", vault, wallet: owner, referrer }
     this.accounts.set(update.address, account)
     const before = readShares(previous.data)
-    const { owner, shares, referrer } = readUserIndexFields(update.data)
+    const shares = readShares(update.data)
     if ((before > 0n) !== (shares > 0n)) {
       const active = (this.activeOwners.get(owner) ?? 0) + (shares > 0n ? 1 : -1)
       if (active === 0) this.activeOwners.delete(owner)
@@ -333,8 +364,9 @@ export class ProjectionState {
     return changes
   }
 
-  #unindexUser(address: string, account: RawAccount, changes: Array<ProjectionChange>): void {
-    const { owner, shares, referrer } = readUserIndexFields(account.data)
+  #unindexUser(address: string, account: PositionAccount, changes: Array<ProjectionChange>): void {
+    const { wallet: owner, referrer } = account
+    const shares = readShares(account.data)
     this.#userCount--
     this.#unresolvedUsers.delete(address)
     this.positionsByOwner.remove(owner, address)

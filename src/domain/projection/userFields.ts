@@ -18,13 +18,6 @@ const NET_DEPOSITS_OFFSET = offsetOf(offsets, "netDeposits")
 const TOTAL_FEE_CHARGED_OFFSET = offsetOf(offsets, "totalFeeCharged")
 const REFERRER_OFFSET = offsetOf(offsets, "referrer")
 
-export interface UserIndexFields {
-  readonly owner: string
-  readonly shares: bigint
-  /** The bound builder's wallet, or null when none (the all-zero key). */
-  readonly referrer: string | null
-}
-
 const viewOf = (data: Uint8Array): DataView => new DataView(data.buffer, data.byteOffset, data.byteLength)
 
 export const readShares = (data: Uint8Array): bigint => readU128(viewOf(data), SHARES_OFFSET)
@@ -49,25 +42,7 @@ const internedAddressAt = (data: Uint8Array, offset: number): string => {
 
 export const ownerBytes = (data: Uint8Array): Uint8Array => data.subarray(OWNER_OFFSET, OWNER_OFFSET + 32)
 
-// An update of a position reads its owner twice, from the previous bytes (unindex) and from the new
-// ones (index), and the owner hardly ever changes: the last owner read is kept with its raw bytes,
-// so the second read compares 32 bytes instead of encoding base58 again.
-const lastOwnerBytes = new Uint8Array(32)
-let lastOwner: string | null = null
-
-const sameAsLastOwner = (data: Uint8Array): boolean => {
-  for (let i = 0; i < 32; i++) if (data[OWNER_OFFSET + i] !== lastOwnerBytes[i]) return false
-  return true
-}
-
-export const readOwner = (data: Uint8Array): string => {
-  if (lastOwner !== null && sameAsLastOwner(data)) return lastOwner
-  const bytes = ownerBytes(data)
-  const owner = encodeBase58Bytes32(bytes)
-  lastOwnerBytes.set(bytes)
-  lastOwner = owner
-  return owner
-}
+export const readOwner = (data: Uint8Array): string => encodeBase58Bytes32(ownerBytes(data))
 
 const sameBytes = (a: Uint8Array, b: Uint8Array, offset: number, length: number): boolean => {
   for (let i = offset; i < offset + length; i++) if (a[i] !== b[i]) return false
@@ -78,11 +53,9 @@ const sameBytes = (a: Uint8Array, b: Uint8Array, offset: number, length: number)
 export const sameOwnerAndReferrer = (a: Uint8Array, b: Uint8Array): boolean =>
   sameBytes(a, b, OWNER_OFFSET, 32) && sameBytes(a, b, REFERRER_OFFSET, 32)
 
-export const readUserIndexFields = (data: Uint8Array): UserIndexFields => ({
-  owner: readOwner(data),
-  shares: readShares(data),
-  referrer: isZeroKey(data, REFERRER_OFFSET) ? null : internedAddressAt(data, REFERRER_OFFSET)
-})
+/** The bound builder's wallet, or null when none (the all-zero key). */
+export const readReferrer = (data: Uint8Array): string | null =>
+  isZeroKey(data, REFERRER_OFFSET) ? null : internedAddressAt(data, REFERRER_OFFSET)
 
 /** What a balance shows of a position (besides its owner), and what its fee estimate needs. */
 export interface PositionBalanceFields extends FeeAccrualPosition {
