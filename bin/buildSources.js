@@ -19,18 +19,22 @@ const BUILD_SETTINGS = [fileURLToPath(import.meta.url), join(ROOT, "tsconfig.jso
 
 // A bundle moves every module to one place, so `import.meta.url` would name the bundle: each source
 // keeps its own URL instead (migrations, web sources and workers are found next to it).
+// It also hashes each source as read (`hashes`: path -> sha256), so the build's record says what it
+// was built from even if a file changes while it builds.
 const IMPORT_META_URL = /\bimport\.meta\.url\b/g
-const ownModuleUrl = {
+const ownModuleUrl = (hashes) => ({
   name: "own-module-url",
   setup(esbuild) {
     esbuild.onLoad({ filter: /\.[jt]s$/ }, (args) => {
-      const text = readFileSync(args.path, "utf8")
+      const bytes = readFileSync(args.path)
+      hashes.set(args.path, sha256(bytes))
+      const text = bytes.toString("utf8")
       const url = JSON.stringify(pathToFileURL(args.path).href)
       const loader = args.path.endsWith(".ts") ? "ts" : "js"
       return { contents: text.replace(IMPORT_META_URL, url), loader }
     })
   }
-}
+})
 
 /** Removes the builds of other source versions nobody started for a week. */
 const pruneOld = (keep) => {
@@ -75,11 +79,9 @@ const unchangedBuild = (entry) => {
   }
 }
 
-const recordBuild = (entry, name, inputPaths) => {
-  const paths = [...BUILD_SETTINGS, ...inputPaths.map((path) => join(ROOT, path))]
-  const hashes = hashesOf(paths)
-  if (hashes === null) return
-  const record = { root: ROOT, name, inputs: paths.map((path, i) => [relative(ROOT, path), hashes[i]]) }
+/** Records `inputs` ([absolute path, hash]) as what build `name` of `entry` was made from. */
+const recordBuild = (entry, name, inputs) => {
+  const record = { root: ROOT, name, inputs: inputs.map(([path, hash]) => [relative(ROOT, path), hash]) }
   const staging = `${lastBuildRecord(entry)}.${process.pid}`
   writeFileSync(staging, JSON.stringify(record))
   renameSync(staging, lastBuildRecord(entry))
@@ -88,6 +90,8 @@ const recordBuild = (entry, name, inputPaths) => {
 /** Builds `entry` into CACHE/<hash of the output> (written once, whoever builds it at the same time); returns that name. */
 const buildInto = async (entry) => {
   const { build } = await import("esbuild")
+  const settings = hashesOf(BUILD_SETTINGS)
+  const sourceHashes = new Map()
   const result = await build({
     entryPoints: [join(ROOT, entry)],
     outbase: join(ROOT, "src"),
@@ -100,7 +104,7 @@ const buildInto = async (entry) => {
     packages: "external",
     sourcemap: "linked",
     sourcesContent: false,
-    plugins: [ownModuleUrl],
+    plugins: [ownModuleUrl(sourceHashes)],
     metafile: true,
     write: false,
     logLevel: "error"
@@ -123,8 +127,12 @@ const buildInto = async (entry) => {
       rmSync(staging, { recursive: true, force: true })
     }
   }
-  // metafile inputs are relative to the working directory
-  recordBuild(entry, name, Object.keys(result.metafile.inputs).map((input) => relative(ROOT, join(process.cwd(), input))))
+  // metafile inputs are relative to the working directory; any the plugin did not read (JSON) are hashed now
+  const inputs = Object.keys(result.metafile.inputs).map((input) => join(process.cwd(), input))
+  const inputHashes = inputs.map((path) => sourceHashes.get(path) ?? hashesOf([path])?.[0])
+  if (settings !== null && inputHashes.every((hash) => hash !== undefined)) {
+    recordBuild(entry, name, [...BUILD_SETTINGS.map((path, i) => [path, settings[i]]), ...inputs.map((path, i) => [path, inputHashes[i]])])
+  }
   return name
 }
 
