@@ -75,6 +75,32 @@ const get = async (port: number, path: string, headers: Record<string, string> =
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** Lines of the server's log that end a phase of the first start, by the figure they give. */
+const MILESTONES = {
+  "sandbox history generated": "sandbox chain ready",
+  "history backfill complete": "history backfill: complete",
+  "history rollup live": "history rollup: live"
+} as const
+
+type Milestone = keyof typeof MILESTONES
+
+/** Calls `seen` with each milestone the first time one of the child's output lines names it. */
+const watchMilestones = (child: ChildProcess, seen: (milestone: Milestone) => void): void => {
+  let pending = ""
+  const remaining = new Set(Object.keys(MILESTONES) as Array<Milestone>)
+  child.stdout!.on("data", (chunk: Buffer) => {
+    const lines = (pending + chunk.toString("utf8")).split("\n")
+    pending = lines.pop() ?? ""
+    for (const line of lines) {
+      for (const milestone of remaining) {
+        if (!line.includes(MILESTONES[milestone])) continue
+        remaining.delete(milestone)
+        seen(milestone)
+      }
+    }
+  })
+}
+
 const startServe = (dataDir: string, port: number): ChildProcess => {
   const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
   // The default run: no database or chain of the caller's environment.
@@ -105,6 +131,9 @@ export const run = async (): Promise<Record<string, number>> => {
   const pid = child.pid!
   let exited = false
   child.once("exit", () => (exited = true))
+  // where the time goes: when each phase ended, in seconds from the start
+  const phases: Partial<Record<Milestone, number>> = {}
+  watchMilestones(child, (milestone) => (phases[milestone] = (performance.now() - started) / 1000))
   let postgresPeak = 0
   let serveRssPeak = 0
   const sampler = setInterval(() => {
@@ -162,6 +191,9 @@ export const run = async (): Promise<Record<string, number>> => {
       [`first start: ${HISTORY_DAYS}-day history served s (target <= ${HISTORY_TARGET_SECONDS})`]: Number(historyAt.toFixed(1)),
       // CPU the serve process used by then: steadier than the wall clock when other work shares the cores
       [`first start: serve process CPU s until the history is served`]: Number(historyCpu.toFixed(1)),
+      ...Object.fromEntries(
+        (Object.keys(MILESTONES) as Array<Milestone>).map((milestone) => [`first start: ${milestone} at s`, Number((phases[milestone] ?? Number.NaN).toFixed(1))])
+      ),
       [`first start: serve process peak RSS MB (target < ${RSS_TARGET_MB})`]: mb(serveRssPeak),
       [`first start: embedded PostgreSQL peak PSS MB (postmaster + backends)`]: mb(postgresPeak)
     }
