@@ -38,9 +38,10 @@ const progressOf = (state: BackfillState, running: boolean): BackfillProgress =>
 
 /**
  * Fetches the program's past transactions, newest to oldest (whole recent days complete first),
- * into the event log: batched getTransaction calls with a bounded number in flight, written in
- * order, a chunk at a time, so that the saved position always means "everything from the newest
- * down to here is stored" and a restart resumes below it. Writes are idempotent on signature, so
+ * into the event log: batched getTransaction calls with a bounded number in flight, written a
+ * chunk at a time on two connections at once (the database's work on a chunk is the larger part,
+ * and one write would leave the other core idle). The position is saved in listing order, so that
+ * it always means "everything from the newest down to here is stored" and a restart resumes below it. Writes are idempotent on signature, so
  * an overlap with the live path or a chunk written again after a crash is stored once.
  */
 export const backfillHistory = (
@@ -79,7 +80,8 @@ export const backfillHistory = (
 
     const started = Date.now()
     let lastLog = started
-    const storeChunk = (chunk: ReadonlyArray<{ batch: ReadonlyArray<HistoricalSignature>; fetched: ReadonlyArray<ProgramEvents | null> }>) =>
+    type Fetched = { batch: ReadonlyArray<HistoricalSignature>; fetched: ReadonlyArray<ProgramEvents | null> }
+    const appendChunk = (chunk: ReadonlyArray<Fetched>) =>
       Effect.gen(function*() {
         const transactions = chunk.flatMap(({ fetched }) => fetched.filter((tx): tx is ProgramEvents => tx !== null))
         const listed = chunk.reduce((sum, { batch }) => sum + batch.length, 0)
@@ -87,6 +89,11 @@ export const backfillHistory = (
           yield* Effect.logWarning(`history backfill: ${listed - transactions.length} transactions are no longer served by the node`)
         }
         yield* chainStore.appendTransactions(transactions).pipe(Effect.retry(retrying))
+        return chunk
+      })
+    const saveProgress = (chunk: ReadonlyArray<Fetched>) =>
+      Effect.gen(function*() {
+        const listed = chunk.reduce((sum, { batch }) => sum + batch.length, 0)
         const lastBatch = chunk[chunk.length - 1]!.batch
         const oldest = lastBatch[lastBatch.length - 1]!
         state = { ...state, oldestSignature: oldest.signature, oldestBlockTime: oldest.blockTime, doneCount: state.doneCount + listed }
@@ -105,9 +112,10 @@ export const backfillHistory = (
       // Ordered: batches come out in listing order however their fetches interleave.
       Stream.mapEffect(fetchBatch, { concurrency }),
       Stream.grouped(batchesPerChunk),
-      // Fetching goes on while a chunk is being written.
-      Stream.buffer({ capacity: 2 }),
-      Stream.runForEach((chunk) => storeChunk(Chunk.toReadonlyArray(chunk)))
+      // Two chunks are written at once (on two connections), and fetching goes on meanwhile; the
+      // position is saved in listing order, once a chunk and every chunk before it are stored.
+      Stream.mapEffect((chunk) => appendChunk(Chunk.toReadonlyArray(chunk)), { concurrency: 2 }),
+      Stream.runForEach(saveProgress)
     )
 
     state = { ...state, finished: true }

@@ -2,7 +2,7 @@ import http from "node:http"
 import type { AddressInfo } from "node:net"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, layer } from "@effect/vitest"
-import { Context, Duration, Effect, Fiber, Layer, Option } from "effect"
+import { Context, Deferred, Duration, Effect, Fiber, Layer, Option } from "effect"
 import { BackfillStoreLive } from "../../layers/postgres/BackfillStoreLive.ts"
 import { ChainStoreLive } from "../../layers/postgres/ChainStoreLive.ts"
 import { backfillHistory, type BackfillTuning } from "../../layers/solana/backfillHistory.ts"
@@ -10,6 +10,7 @@ import { type JsonRpcClient, makeJsonRpcClient } from "../../layers/solana/jsonR
 import { solanaRpcOn } from "../../layers/solana/SolanaRpcLive.ts"
 import { signaturesBefore } from "../../layers/solana/transactions.ts"
 import { BackfillStore } from "../../services/BackfillStore.ts"
+import { ChainStore } from "../../services/ChainStore.ts"
 import type { BackfillProgress } from "../../services/HistoryBackfill.ts"
 import { programDataFromLogs } from "../../src/ntbundle/events.ts"
 import { startScenarioSandbox, type ScenarioSandbox } from "../../src/sandbox/scenario/index.ts"
@@ -152,6 +153,50 @@ layer(testLayer, { timeout: 120_000, excludeTestServices: true })("history backf
       // A finished backfill stays finished: a restart fetches nothing.
       const again = yield* runToEnd(client)
       expect(again).toEqual([{ state: "done", done: truth.transactions.size, total: truth.transactions.size, oldestBlockTime: saved.oldestBlockTime === null ? null : expect.any(Number) }])
+    }))
+
+  it.effect("writes two chunks at once, but saves its position in listing order: a later chunk stored first waits for the one before", () =>
+    Effect.gen(function*() {
+      const sandbox = yield* HistorySandbox
+      const truth = yield* chainHistory(sandbox)
+      const sql = yield* SqlClient.SqlClient
+      const chainStore = yield* ChainStore
+      yield* emptyEventLog
+
+      // The first chunk's write is held until the second chunk is stored.
+      const secondStored = yield* Deferred.make<void>()
+      const storedOrder: Array<number> = []
+      let calls = 0
+      const heldStore: ChainStore["Type"] = {
+        ...chainStore,
+        appendTransactions: (transactions) =>
+          Effect.suspend(() => {
+            const call = ++calls
+            const append = Effect.zipRight(chainStore.appendTransactions(transactions), Effect.sync(() => storedOrder.push(call)))
+            if (call === 1) return Effect.zipRight(Deferred.await(secondStored), append)
+            if (call === 2) return Effect.zipLeft(append, Deferred.succeed(secondStored, undefined))
+            return append
+          })
+      }
+      // At each saved position: is everything from the newest transaction down to it stored?
+      const listing = [...truth.transactions.keys()]
+      const prefixStored: Array<boolean> = []
+      const checkPrefix = (progress: BackfillProgress) =>
+        Effect.gen(function*() {
+          if (progress.state !== "running" || progress.done === 0) return
+          const rows = yield* sql<{ signature: string }>`SELECT signature FROM chain_transaction`
+          const stored = new Set(rows.map((row) => row.signature))
+          prefixStored.push(listing.slice(0, progress.done).every((signature) => stored.has(signature)))
+        }).pipe(Effect.orDie)
+
+      const client = makeJsonRpcClient({ url: sandbox.handle.rpcUrl })
+      yield* backfillHistory(solanaRpcOn(client), PROGRAM, TUNING, checkPrefix).pipe(Effect.provideService(ChainStore, heldStore))
+      expect(storedOrder.slice(0, 2)).toEqual([2, 1])
+      expect(prefixStored.length).toBeGreaterThan(2)
+      expect(prefixStored.every(Boolean)).toBe(true)
+      const stored = yield* storedHistory
+      expect(stored.transactions).toEqual(truth.transactions)
+      expect(stored.lines).toEqual(truth.lines)
     }))
 
   it.effect("rides out HTTP 429s: waits out Retry-After and stores everything", () =>
