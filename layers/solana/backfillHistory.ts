@@ -41,8 +41,9 @@ const progressOf = (state: BackfillState, running: boolean): BackfillProgress =>
  * into the event log: batched getTransaction calls with a bounded number in flight, written a
  * chunk at a time on two connections at once (the database's work on a chunk is the larger part,
  * and one write would leave the other core idle). The position is saved in listing order, so that
- * it always means "everything from the newest down to here is stored" and a restart resumes below it. Writes are idempotent on signature, so
- * an overlap with the live path or a chunk written again after a crash is stored once.
+ * it always means "everything from the newest down to here is stored" and a restart resumes below
+ * it. Writes are idempotent on signature, so an overlap with the live path or a chunk written again
+ * after a crash is stored once.
  */
 export const backfillHistory = (
   rpc: SolanaRpc["Type"],
