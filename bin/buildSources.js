@@ -139,7 +139,8 @@ const buildInto = async (entry) => {
 /**
  * Builds `entry` (and the chunks of what it imports lazily) into a directory named by the output's
  * hash under node_modules/.cache, so that node_modules resolves as from the sources; instances that
- * start together write the same files once. Returns the entry's URL in the build.
+ * start together write the same files once. The last build is reused while everything it was built
+ * from is unchanged. Returns the entry's URL in the build.
  */
 export const buildSources = async (entry) => {
   mkdirSync(CACHE, { recursive: true })
