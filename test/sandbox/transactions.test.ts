@@ -10,6 +10,7 @@ import {
   SOLANA_ERROR__TRANSACTION_ERROR__BLOCKHASH_NOT_FOUND,
   SOLANA_ERROR__TRANSACTION_ERROR__PROGRAM_ACCOUNT_NOT_FOUND
 } from "@solana/kit"
+import { encodeBase58 } from "../../src/ntbundle/base58.ts"
 import { deterministicKeypair } from "../../src/sandbox/crypto/keypair.ts"
 import { MEMO_PROGRAM_ID } from "../../src/sandbox/programs/ids.ts"
 import { memo, systemTransfer, tokenTransferChecked } from "../../src/sandbox/programs/instructions.ts"
@@ -74,6 +75,12 @@ describe("transactions built and signed with kit", () => {
     expect(base64!.transaction[0]).toBe(wire)
     const withoutVersion = await rpcCall(sandbox.rpcUrl, "getTransaction", [signature, { commitment: "confirmed" }])
     expect(withoutVersion.error?.code).toBe(-32015)
+    const config = { commitment: "confirmed", maxSupportedTransactionVersion: 0 }
+    const malformed = await rpcCall(sandbox.rpcUrl, "getTransaction", [`${signature}0`, config])
+    expect(malformed.error?.code).toBe(-32602)
+    const unknown = await rpcCall(sandbox.rpcUrl, "getTransaction", [encodeBase58(new Uint8Array(64).fill(7)), config])
+    expect(unknown.error).toBeUndefined()
+    expect(unknown.result).toBeNull()
 
     const history = await rpc.getSignaturesForAddress(address(recipient), { commitment: "confirmed" }).send()
     expect(history.map((entry) => entry.signature)).toEqual([signature])

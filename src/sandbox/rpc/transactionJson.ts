@@ -1,6 +1,6 @@
 import { encodeBase58 } from "../../ntbundle/base58.ts"
 import { toBase64 } from "../codec/bytes.ts"
-import type { JsonValue } from "../codec/json.ts"
+import { RawJson, type JsonValue } from "../codec/json.ts"
 import type { TokenBalance, TransactionRecord } from "../ledger/transactionStore.ts"
 import { formatUiAmount } from "../programs/tokenLayout.ts"
 import { decodeTransaction } from "../runtime/message.ts"
@@ -25,16 +25,20 @@ export const tokenBalanceJson = (balance: TokenBalance): JsonValue => ({
   }
 })
 
+// The bulk of a history fetch: serialized natively rather than value by value.
+const stringsJson = (values: ReadonlyArray<string>): RawJson => new RawJson(JSON.stringify(values))
+const integersJson = (values: ReadonlyArray<bigint>): RawJson => new RawJson(`[${values.join(",")}]`)
+
 const metaJson = (record: TransactionRecord): JsonValue => ({
   computeUnitsConsumed: record.computeUnitsConsumed,
   err: record.err,
   fee: record.fee,
   innerInstructions: [],
   loadedAddresses: { readonly: [], writable: [] },
-  logMessages: record.logs,
-  postBalances: record.postBalances,
+  logMessages: stringsJson(record.logs),
+  postBalances: integersJson(record.postBalances),
   postTokenBalances: record.postTokenBalances.map(tokenBalanceJson),
-  preBalances: record.preBalances,
+  preBalances: integersJson(record.preBalances),
   preTokenBalances: record.preTokenBalances.map(tokenBalanceJson),
   rewards: [],
   status: record.err === null ? { Ok: null } : { Err: record.err }
