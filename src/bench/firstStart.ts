@@ -4,6 +4,7 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { referenceLoopMs } from "./support/machineSpeed.ts"
 import { cpuSecondsOf } from "./support/processCpu.ts"
 
 /**
@@ -12,7 +13,8 @@ import { cpuSecondsOf } from "./support/processCpu.ts"
  * DATA_DIR, polled until `/ready` answers 200 and until the 30-day history is served
  * (`/v2/vault/{vault}/snapshots` answers 200 with 30 days). Memory is sampled all along: the serve
  * process's peak RSS (VmHWM, the kernel's own high-water mark) and, separately, the embedded
- * PostgreSQL's (postmaster and backends, summed by PSS so shared buffers count once).
+ * PostgreSQL's (postmaster and backends, summed by PSS so shared buffers count once). A fixed loop
+ * timed before and after shows how fast the machine itself ran meanwhile.
  *
  *   npx tsx src/bench/firstStart.ts      (BENCH_SERVER_NODE_ARGS: extra node flags for the server)
  */
@@ -123,6 +125,7 @@ const startServe = (dataDir: string, port: number): ChildProcess => {
 }
 
 export const run = async (): Promise<Record<string, number>> => {
+  const loopBefore = referenceLoopMs()
   const dataDir = mkdtempSync(join(tmpdir(), "vg-first-start-"))
   chmodSync(dataDir, 0o755) // the embedded PostgreSQL runs as its own user when this runs as root
   const port = await freePort()
@@ -186,6 +189,7 @@ export const run = async (): Promise<Record<string, number>> => {
     // Memory after the start-up work, for a few more seconds of steady state.
     await sleep(3_000)
     const mb = (bytes: number) => Math.round(bytes / 1024 / 1024)
+    const loopAfter = referenceLoopMs()
     return {
       [`first start: /ready s`]: Number((readyAt ?? Number.NaN).toFixed(1)),
       [`first start: ${HISTORY_DAYS}-day history served s (target <= ${HISTORY_TARGET_SECONDS})`]: Number(historyAt.toFixed(1)),
@@ -195,7 +199,10 @@ export const run = async (): Promise<Record<string, number>> => {
         (Object.keys(MILESTONES) as Array<Milestone>).map((milestone) => [`first start: ${milestone} at s`, Number((phases[milestone] ?? Number.NaN).toFixed(1))])
       ),
       [`first start: serve process peak RSS MB (target < ${RSS_TARGET_MB})`]: mb(serveRssPeak),
-      [`first start: embedded PostgreSQL peak PSS MB (postmaster + backends)`]: mb(postgresPeak)
+      [`first start: embedded PostgreSQL peak PSS MB (postmaster + backends)`]: mb(postgresPeak),
+      // the machine's own speed at the time: the wall-clock figures above scale with it
+      [`first start: reference loop ms before the run (higher: a slower machine)`]: loopBefore,
+      [`first start: reference loop ms after the run`]: loopAfter
     }
   } finally {
     clearInterval(sampler)
