@@ -84,6 +84,7 @@ export const installScenario = (chain: SandboxChain, scenarioOptions: ScenarioOp
     const stepMs = options.historyStepSeconds * 1000
     inHistory = true
     keeperBot.setWallBudget(false)
+    chain.processor.parallelSigning = true
     try {
       while (chain.ledger.clock.unixMs() + stepMs <= untilMs) chain.step(1, stepMs)
       const rest = untilMs - chain.ledger.clock.unixMs()
@@ -91,6 +92,7 @@ export const installScenario = (chain: SandboxChain, scenarioOptions: ScenarioOp
     } finally {
       inHistory = false
       keeperBot.setWallBudget(true)
+      chain.processor.parallelSigning = false
     }
   }
 
