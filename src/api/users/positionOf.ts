@@ -1,6 +1,7 @@
 import { Either } from "effect"
 import type { ProjectionState, VaultView } from "../../domain/projection/state.ts"
-import { decodeUserBundleAccount, type UserBundleAccount } from "../../ntbundle/accounts.ts"
+import { decodeUserBundleAccountFast } from "../../domain/projection/accountDecoders.ts"
+import type { UserBundleAccount } from "../../ntbundle/accounts.ts"
 import { NotFound } from "../errors.ts"
 
 export interface Position {
@@ -13,7 +14,7 @@ export interface Position {
 export const decodePosition = (state: ProjectionState, address: string, vault: string): Position | null => {
   const raw = state.accounts.get(address)
   if (raw === undefined) return null
-  const decoded = decodeUserBundleAccount(raw.data)
+  const decoded = decodeUserBundleAccountFast(raw.data)
   return Either.isRight(decoded) ? { address, vault, account: decoded.right } : null
 }
 

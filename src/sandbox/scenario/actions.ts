@@ -1,16 +1,18 @@
 import type { Address } from "@solana/kit"
 import { Either } from "effect"
 import {
-  decodeBundle,
-  decodeBundleTempData,
-  decodeOracleData,
-  decodeReferrerAccount,
-  decodeUserBundleAccount,
-  type Bundle,
-  type BundleTempData,
-  type OracleData,
-  type ReferrerAccount,
-  type UserBundleAccount
+  decodeBundleFast as decodeBundle,
+  decodeBundleTempDataFast as decodeBundleTempData,
+  decodeOracleDataFast as decodeOracleData,
+  decodeReferrerAccountFast as decodeReferrerAccount,
+  decodeUserBundleAccountFast as decodeUserBundleAccount
+} from "../../domain/projection/accountDecoders.ts"
+import type {
+  Bundle,
+  BundleTempData,
+  OracleData,
+  ReferrerAccount,
+  UserBundleAccount
 } from "../../ntbundle/accounts.ts"
 import { buildAttributedDeposit, buildBuilderClaim, buildBuilderRegistration, buildDeposit, buildWithdraw, type VaultRef } from "../../ntbundle/builders/index.ts"
 import type { BuiltInstruction } from "../../ntbundle/ix/meta.ts"

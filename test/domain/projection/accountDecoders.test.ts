@@ -1,9 +1,28 @@
 import { type Address, getAddressDecoder } from "@solana/kit"
 import { randomBytes } from "node:crypto"
 import { describe, expect, it } from "vitest"
-import { decodeBundleFast } from "../../../src/domain/projection/accountDecoders.ts"
-import { decodeBundle, encodeAccount } from "../../../src/ntbundle/accounts.ts"
-import { BUNDLE_FIELDS } from "../../../src/ntbundle/generated/accounts.ts"
+import {
+  decodeBundleFast,
+  decodeBundleTempDataFast,
+  decodeOracleDataFast,
+  decodeReferrerAccountFast,
+  decodeUserBundleAccountFast
+} from "../../../src/domain/projection/accountDecoders.ts"
+import {
+  decodeBundle,
+  decodeBundleTempData,
+  decodeOracleData,
+  decodeReferrerAccount,
+  decodeUserBundleAccount,
+  encodeAccount
+} from "../../../src/ntbundle/accounts.ts"
+import {
+  BUNDLE_FIELDS,
+  BUNDLE_TEMP_DATA_FIELDS,
+  ORACLE_DATA_FIELDS,
+  REFERRER_ACCOUNT_FIELDS,
+  USER_BUNDLE_ACCOUNT_FIELDS
+} from "../../../src/ntbundle/generated/accounts.ts"
 import { DEFINED_TYPE_FIELDS, type FieldDescriptor, type FieldType } from "../../../src/ntbundle/generated/types.ts"
 
 const randomAddress = (): Address => getAddressDecoder().decode(randomBytes(32))
@@ -37,7 +56,11 @@ const randomStruct = (fields: ReadonlyArray<FieldDescriptor>): Record<string, un
   Object.fromEntries(fields.map((field) => [field.name, randomValue(field.type)]))
 
 const cases = [
-  { type: "Bundle" as const, fields: BUNDLE_FIELDS, fast: decodeBundleFast, full: decodeBundle }
+  { type: "Bundle" as const, fields: BUNDLE_FIELDS, fast: decodeBundleFast, full: decodeBundle },
+  { type: "UserBundleAccount" as const, fields: USER_BUNDLE_ACCOUNT_FIELDS, fast: decodeUserBundleAccountFast, full: decodeUserBundleAccount },
+  { type: "BundleTempData" as const, fields: BUNDLE_TEMP_DATA_FIELDS, fast: decodeBundleTempDataFast, full: decodeBundleTempData },
+  { type: "OracleData" as const, fields: ORACLE_DATA_FIELDS, fast: decodeOracleDataFast, full: decodeOracleData },
+  { type: "ReferrerAccount" as const, fields: REFERRER_ACCOUNT_FIELDS, fast: decodeReferrerAccountFast, full: decodeReferrerAccount }
 ]
 
 describe("in-place account decoders", () => {
