@@ -92,7 +92,7 @@ export class TransactionProcessor {
 
   /**
    * Signs the sandbox's own transactions on a second thread while they execute (see
-   * SigningThread); off by default, on while the scenario generates history.
+   * SigningThread); off by default, on while a scenario sets up and generates its history.
    */
   parallelSigning = false
   private signingThread: SigningThread | undefined

@@ -70,7 +70,12 @@ export const installScenario = (chain: SandboxChain, scenarioOptions: ScenarioOp
   const actions = new ScenarioActions(chain)
   const buildersByVault = new Map<string, Array<Person>>()
   const activity = new Activity(chain, actions, genesis.people, random.fork("activity"), buildersByVault)
-  runSetup({ chain, genesis, actions, activity, keeper: keeperBot, buildersByVault, initialPositions: options.initialPositions }, random.fork("setup"))
+  chain.processor.parallelSigning = true
+  try {
+    runSetup({ chain, genesis, actions, activity, keeper: keeperBot, buildersByVault, initialPositions: options.initialPositions }, random.fork("setup"))
+  } finally {
+    chain.processor.parallelSigning = false
+  }
   const bulk = options.bulkUsers > 0 ? writeBulkPositions(chain, { count: options.bulkUsers, vaults: genesis.vaults, buildersByVault, index, cacheDirectory: options.bulkCacheDirectory }, random.fork("bulk")) : undefined
 
   let inHistory = false

@@ -9,7 +9,7 @@ const options = { users: 12, builders: 2, historyDays: 6, historyStepSeconds: 4 
 const programId = "BUNDDh4P5XviMm1f3gCvnq2qKx6TGosAGnoUK12e7cXU"
 
 describe("history generation signs on a second thread", () => {
-  it("lands every transaction with valid signatures that are its id and part of its wire bytes, some made on the signing thread", () => {
+  it("sets the scenario up and generates its history with valid signatures that are its id and part of its wire bytes, some made on the signing thread", () => {
     const now = Date.now()
     const chain = createSandboxChain({ seed: 3, programId, slotMs: 400, ...scenarioChainOptions({ ...options, programId, slotMs: 400 }, now) })
     const scenario = installScenario(chain, options)
@@ -27,8 +27,7 @@ describe("history generation signs on a second thread", () => {
         expect(verifySignature(addressToBytes(decoded.accountKeys[i]!), decoded.messageBytes, signature)).toBe(true))
     }
     const counts = chain.processor.parallelSigningCounts
-    // the thread starts with the first request (those until it is up are signed here); the
-    // scenario's setup, before the history, signs here as live traffic does
+    // the thread starts with the first request (those until it is up are signed here)
     expect(counts.thread).toBeGreaterThan(0)
   })
 })
