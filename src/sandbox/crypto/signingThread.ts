@@ -115,7 +115,6 @@ const signHere = (messageBytes: Uint8Array, keypairs: ReadonlyArray<Keypair>): A
   keypairs.map((keypair) => keypair.sign(messageBytes))
 
 export class SigningThread {
-  private buffer: SharedArrayBuffer | undefined
   private ctrl: Int32Array | undefined
   private bytes: Uint8Array | undefined
   private broken = false
@@ -190,12 +189,15 @@ export class SigningThread {
       const buffer = new SharedArrayBuffer(BUFFER_BYTES)
       const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: buffer })
       const ctrl = new Int32Array(buffer, 0, HEAD_INTS)
-      // a thread that fails (or exits) is seen as closed: the next request starts another
-      const closed = () => Atomics.store(ctrl, STATE, CLOSED)
+      // a thread that fails (or exits) is seen as closed: the next request starts another, unless
+      // this one never came up (then every request is signed here)
+      const closed = () => {
+        if (Atomics.load(ctrl, READY) !== 1) this.broken = true
+        Atomics.store(ctrl, STATE, CLOSED)
+      }
       worker.once("error", closed)
       worker.once("exit", closed)
       worker.unref()
-      this.buffer = buffer
       this.ctrl = ctrl
       this.bytes = new Uint8Array(buffer)
     } catch {
@@ -204,7 +206,6 @@ export class SigningThread {
   }
 
   private forget(): void {
-    this.buffer = undefined
     this.ctrl = undefined
     this.bytes = undefined
   }
