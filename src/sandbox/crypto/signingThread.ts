@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads"
 import { PACKET_DATA_SIZE } from "../runtime/message.ts"
-import type { Keypair } from "./keypair.ts"
+import { type Keypair, PKCS8_ED25519_PREFIX } from "./keypair.ts"
 
 /**
  * Ed25519 signing on a second thread, so that the sandbox's own transactions are signed while they
@@ -62,7 +62,7 @@ const [STATE, READY, SIGNERS, MESSAGE_LENGTH, THREAD_SLEEPING, CALLER_SLEEPING] 
 const [HEAD_INTS, SEEDS_AT, MESSAGE_AT, SIGNATURES_AT, SEED_BYTES, SIGNATURE_BYTES, SPIN_MS, IDLE_EXIT_MS] = ${
   JSON.stringify([HEAD_INTS, SEEDS_AT, MESSAGE_AT, SIGNATURES_AT, SEED_BYTES, SIGNATURE_BYTES, SPIN_MS, IDLE_EXIT_MS])
 }
-const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex")
+const PKCS8_ED25519_PREFIX = Buffer.from(${JSON.stringify(PKCS8_ED25519_PREFIX.toString("hex"))}, "hex")
 const ctrl = new Int32Array(workerData, 0, HEAD_INTS)
 const bytes = Buffer.from(workerData)
 const keys = new Map()

@@ -1,11 +1,11 @@
 import type { Address } from "@solana/kit"
 import { Either } from "effect"
 import {
-  decodeBundleFast as decodeBundle,
-  decodeBundleTempDataFast as decodeBundleTempData,
-  decodeOracleDataFast as decodeOracleData,
-  decodeReferrerAccountFast as decodeReferrerAccount,
-  decodeUserBundleAccountFast as decodeUserBundleAccount
+  decodeBundleFast,
+  decodeBundleTempDataFast,
+  decodeOracleDataFast,
+  decodeReferrerAccountFast,
+  decodeUserBundleAccountFast
 } from "../../domain/projection/accountDecoders.ts"
 import type {
   Bundle,
@@ -71,7 +71,7 @@ export class ScenarioActions {
    * end before needing them), from the bytes current at this call.
    */
   vault(address: string): VaultState | null {
-    const bundle = this.decode(address, decodeBundle)
+    const bundle = this.decode(address, decodeBundleFast)
     if (bundle === null) return null
     const pdas = vaultAddresses(this.program, address, bundle.assetAddress)
     const oracleData = this.programData(pdas.oracleData)
@@ -83,22 +83,22 @@ export class ScenarioActions {
       ref: { program: this.program, bundleAddress: address as Address, bundle },
       bundle,
       get oracle() {
-        if (oracle === undefined) oracle = decodeData(oracleData, decodeOracleData)
+        if (oracle === undefined) oracle = decodeData(oracleData, decodeOracleDataFast)
         return oracle
       },
       get temp() {
-        if (temp === undefined) temp = decodeData(tempData, decodeBundleTempData)
+        if (temp === undefined) temp = decodeData(tempData, decodeBundleTempDataFast)
         return temp
       }
     }
   }
 
   position(owner: string, vault: string): UserBundleAccount | null {
-    return this.decode(findUserBundlePda(this.program, owner as Address, vault as Address)[0], decodeUserBundleAccount)
+    return this.decode(findUserBundlePda(this.program, owner as Address, vault as Address)[0], decodeUserBundleAccountFast)
   }
 
   referrer(wallet: string, vault: string): ReferrerAccount | null {
-    return this.decode(findReferrerPda(this.program, vault as Address, wallet as Address)[0], decodeReferrerAccount)
+    return this.decode(findReferrerPda(this.program, vault as Address, wallet as Address)[0], decodeReferrerAccountFast)
   }
 
   private send(signer: Keypair, plan: Either.Either<{ readonly instructions: ReadonlyArray<BuiltInstruction> }, unknown>): SendOutcome | undefined {
