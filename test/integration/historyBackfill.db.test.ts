@@ -191,7 +191,10 @@ layer(testLayer, { timeout: 120_000, excludeTestServices: true })("history backf
 
       const client = makeJsonRpcClient({ url: sandbox.handle.rpcUrl })
       yield* backfillHistory(solanaRpcOn(client), PROGRAM, TUNING, checkPrefix).pipe(Effect.provideService(ChainStore, heldStore))
-      expect(storedOrder.slice(0, 2)).toEqual([2, 1])
+      // Chunk 2 is stored first; chunk 3 may then overtake chunk 1 (its write starts once chunk 2
+      // frees a connection), so only the first place is fixed.
+      expect(storedOrder[0]).toBe(2)
+      expect([...storedOrder].sort((a, b) => a - b)).toEqual(Array.from({ length: calls }, (_, i) => i + 1))
       expect(prefixStored.length).toBeGreaterThan(2)
       expect(prefixStored.every(Boolean)).toBe(true)
       const stored = yield* storedHistory

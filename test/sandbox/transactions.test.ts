@@ -59,6 +59,7 @@ describe("transactions built and signed with kit", () => {
     expect(landed!.version).toBe(0)
     expect(landed!.blockTime).toBe(BigInt(sandbox.ledger.clock.blockTime(slot)))
     expect(landed!.meta!.err).toBeNull()
+    expect(landed!.meta!.status).toEqual({ Ok: null })
     expect(landed!.meta!.fee).toBe(5000n)
     expect(landed!.meta!.logMessages).toEqual([
       "Program 11111111111111111111111111111111 invoke [1]",
@@ -224,6 +225,7 @@ describe("rejected transactions answer as a node does and change nothing", () =>
     const landed = await rpc.getTransaction(toSignature(signature), { commitment: "confirmed", maxSupportedTransactionVersion: 0, encoding: "json" }).send()
     // kit reads every JSON integer as a bigint, error indexes and codes included.
     expect(landed!.meta!.err).toEqual({ InstructionError: [1n, { Custom: 1n }] })
+    expect(landed!.meta!.status).toEqual({ Err: { InstructionError: [1n, { Custom: 1n }] } })
     const statuses = await rpc.getSignatureStatuses([toSignature(signature)]).send()
     expect(statuses.value[0]?.err).toEqual({ InstructionError: [1n, { Custom: 1n }] })
   })

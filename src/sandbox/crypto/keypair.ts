@@ -14,8 +14,7 @@ export interface Keypair {
   readonly sign: (message: Uint8Array) => Uint8Array
 }
 
-/** DER prefix of an Ed25519 private key in PKCS#8, before its 32-byte seed. */
-export const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex")
+const PKCS8_ED25519_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex")
 const SPKI_ED25519_PREFIX = Buffer.from("302a300506032b6570032100", "hex")
 
 export const keypairFromSeed = (seed32: Uint8Array): Keypair => {

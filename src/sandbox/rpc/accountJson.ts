@@ -65,7 +65,8 @@ const sliced = (data: Uint8Array, slice: DataSlice | undefined): Uint8Array =>
 /** Looks up a mint's decimals for jsonParsed token accounts. */
 export type MintDecimals = (mint: string) => number | undefined
 
-const tokenAmountJson = (amount: bigint, decimals: number): string =>
+/** A `uiTokenAmount` object's text (token accounts and transactions' token balances). */
+export const tokenAmountJson = (amount: bigint, decimals: number): string =>
   `{"amount":"${amount}","decimals":${decimals},"uiAmount":${stringifyJson(Number(amount) / 10 ** decimals)},"uiAmountString":"${formatUiAmount(amount, decimals)}"}`
 
 const parsedTokenData = (account: EncodableAccount, mintDecimals: MintDecimals): string | undefined => {

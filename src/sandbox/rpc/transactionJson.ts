@@ -1,8 +1,8 @@
 import { encodeBase58 } from "../../ntbundle/base58.ts"
 import { toBase64 } from "../codec/bytes.ts"
-import { RawJson, type JsonValue } from "../codec/json.ts"
+import { RawJson, stringifyJson, type JsonValue } from "../codec/json.ts"
+import { tokenAmountJson } from "./accountJson.ts"
 import type { TokenBalance, TransactionRecord } from "../ledger/transactionStore.ts"
-import { formatUiAmount } from "../programs/tokenLayout.ts"
 import { decodeTransaction } from "../runtime/message.ts"
 
 /**
@@ -12,37 +12,28 @@ import { decodeTransaction } from "../runtime/message.ts"
  */
 export type TransactionEncoding = "json" | "base64" | "base58"
 
-export const tokenBalanceJson = (balance: TokenBalance): JsonValue => ({
-  accountIndex: balance.accountIndex,
-  mint: balance.mint,
-  owner: balance.owner,
-  programId: balance.programId,
-  uiTokenAmount: {
-    amount: balance.amount.toString(),
-    decimals: balance.decimals,
-    uiAmount: Number(balance.amount) / 10 ** balance.decimals,
-    uiAmountString: formatUiAmount(balance.amount, balance.decimals)
-  }
-})
+/** A token balance's text, written out directly (a history fetch serves thousands). */
+const tokenBalanceText = (balance: TokenBalance): string =>
+  `{"accountIndex":${balance.accountIndex},"mint":${JSON.stringify(balance.mint)},"owner":${JSON.stringify(balance.owner)},` +
+  `"programId":${JSON.stringify(balance.programId)},"uiTokenAmount":${tokenAmountJson(balance.amount, balance.decimals)}}`
 
-// The bulk of a history fetch: serialized natively rather than value by value.
-const stringsJson = (values: ReadonlyArray<string>): RawJson => new RawJson(JSON.stringify(values))
-const integersJson = (values: ReadonlyArray<bigint>): RawJson => new RawJson(`[${values.join(",")}]`)
+export const tokenBalanceJson = (balance: TokenBalance): JsonValue => new RawJson(tokenBalanceText(balance))
 
-const metaJson = (record: TransactionRecord): JsonValue => ({
-  computeUnitsConsumed: record.computeUnitsConsumed,
-  err: record.err,
-  fee: record.fee,
-  innerInstructions: [],
-  loadedAddresses: { readonly: [], writable: [] },
-  logMessages: stringsJson(record.logs),
-  postBalances: integersJson(record.postBalances),
-  postTokenBalances: record.postTokenBalances.map(tokenBalanceJson),
-  preBalances: integersJson(record.preBalances),
-  preTokenBalances: record.preTokenBalances.map(tokenBalanceJson),
-  rewards: [],
-  status: record.err === null ? { Ok: null } : { Err: record.err }
-})
+const tokenBalancesText = (balances: ReadonlyArray<TokenBalance>): string => `[${balances.map(tokenBalanceText).join(",")}]`
+
+/**
+ * The `meta` object's text, written out directly rather than built as a value and serialized
+ * field by field: a history backfill fetches every landed transaction, and this was the largest
+ * part of the sandbox's work in serving it.
+ */
+const metaText = (record: TransactionRecord): string => {
+  const err = stringifyJson(record.err)
+  return `{"computeUnitsConsumed":${record.computeUnitsConsumed},"err":${err},"fee":${record.fee},"innerInstructions":[],` +
+    `"loadedAddresses":{"readonly":[],"writable":[]},"logMessages":${JSON.stringify(record.logs)},` +
+    `"postBalances":[${record.postBalances.join(",")}],"postTokenBalances":${tokenBalancesText(record.postTokenBalances)},` +
+    `"preBalances":[${record.preBalances.join(",")}],"preTokenBalances":${tokenBalancesText(record.preTokenBalances)},` +
+    `"rewards":[],"status":${record.err === null ? `{"Ok":null}` : `{"Err":${err}}`}}`
+}
 
 const transactionJson = (record: TransactionRecord): JsonValue => {
   const decoded = decodeTransaction(record.wireBytes)
@@ -70,15 +61,12 @@ export const encodeLandedTransaction = (
   record: TransactionRecord,
   encoding: TransactionEncoding,
   includeVersion: boolean
-): JsonValue => ({
-  blockTime: record.blockTime,
-  meta: metaJson(record),
-  slot: record.slot,
-  transaction:
-    encoding === "json"
-      ? transactionJson(record)
-      : encoding === "base64"
-        ? [toBase64(record.wireBytes), "base64"]
-        : [encodeBase58(record.wireBytes), "base58"],
-  version: includeVersion ? record.version : undefined
-})
+): JsonValue => {
+  const transaction = encoding === "json"
+    ? stringifyJson(transactionJson(record))
+    : encoding === "base64"
+      ? `["${toBase64(record.wireBytes)}","base64"]`
+      : `["${encodeBase58(record.wireBytes)}","base58"]`
+  const version = includeVersion ? `,"version":${JSON.stringify(record.version)}` : ""
+  return new RawJson(`{"blockTime":${record.blockTime},"meta":${metaText(record)},"slot":${record.slot},"transaction":${transaction}${version}}`)
+}

@@ -122,17 +122,16 @@ const noteKey = (flags: Map<string, KeyFlags>, address: string, isSigner: boolea
   }
 }
 
-/** The keypair of every required signer, in signature order; throws if one is missing. */
-export const signersOf = (message: SignableMessage, keypairs: ReadonlyArray<Keypair>): Array<Keypair> =>
-  message.signers.map((address) => {
+/** The signatures of every required signer, in order; throws if a keypair is missing. */
+export const signMessage = (message: SignableMessage, keypairs: ReadonlyArray<Keypair>): Array<Uint8Array> => {
+  const signatures: Uint8Array[] = []
+  for (const address of message.signers) {
     const keypair = keypairs.find((candidate) => candidate.address === address)
     if (keypair === undefined) throw new Error(`no keypair for required signer ${address}`)
-    return keypair
-  })
-
-/** The signatures of every required signer, in order; throws if a keypair is missing. */
-export const signMessage = (message: SignableMessage, keypairs: ReadonlyArray<Keypair>): Array<Uint8Array> =>
-  signersOf(message, keypairs).map((keypair) => keypair.sign(message.messageBytes))
+    signatures.push(keypair.sign(message.messageBytes))
+  }
+  return signatures
+}
 
 /** Wire bytes: the signatures' count, the signatures, the message. */
 export const wireTransaction = (message: SignableMessage, signatures: ReadonlyArray<Uint8Array>): Uint8Array =>

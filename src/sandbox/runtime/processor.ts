@@ -4,9 +4,7 @@ import { addressToBytes, verifySignature, type Keypair } from "../crypto/keypair
 import { MEMO_PROGRAM_ID, MEMO_V1_PROGRAM_ID, SYSTEM_PROGRAM_ID } from "../programs/ids.ts"
 import { decodeMemo } from "../programs/memo.ts"
 import { encodeBase58 } from "../../ntbundle/base58.ts"
-import { SigningThread } from "../crypto/signingThread.ts"
-import { shortVecLength } from "../../tx/shortVec.ts"
-import { compileLegacyMessage, signersOf, wireTransaction } from "./compile.ts"
+import { compileLegacyMessage, signMessage, wireTransaction } from "./compile.ts"
 import { executeMessage, type ExecutionResult } from "./executor.ts"
 import { decodeTransaction, PACKET_DATA_SIZE, sanitizeMessage, type DecodedTransaction, type DecodeFailure } from "./message.ts"
 import type { Instruction, ProgramRegistry } from "./program.ts"
@@ -59,23 +57,17 @@ export class TransactionProcessor {
     return this.sendDecoded(transaction, options)
   }
 
-  sendDecoded(transaction: DecodedTransaction, options: SendOptions = {}): SendOutcome {
+  sendDecoded(transaction: DecodedTransaction, options: SendOptions = {}, signedHere = false): SendOutcome {
     const { signature } = transaction
-    if (!signaturesVerify(transaction)) {
+    if (!signedHere && !signaturesVerify(transaction)) {
       return options.skipPreflight === true ? { kind: "dropped", signature, result: undefined } : { kind: "signatureFailure", signature }
     }
-    return this.decide(transaction, options, undefined)
-  }
-
-  /** The outcome of a transaction whose signatures hold; `executed`: its execution, when it went first. */
-  private decide(transaction: DecodedTransaction, options: SendOptions, executed: ExecutionResult | undefined): SendOutcome {
-    const { signature } = transaction
     if (this.ledger.transactions.get(signature) !== undefined) {
       return options.skipPreflight === true
         ? { kind: "dropped", signature, result: undefined }
         : { kind: "preflightFailed", signature, result: alreadyProcessed() }
     }
-    const result = executed ?? executeMessage(this.ledger, this.programs, transaction)
+    const result = executeMessage(this.ledger, this.programs, transaction)
     if (result.err !== null && options.skipPreflight !== true) return { kind: "preflightFailed", signature, result }
     if (!result.landable) return { kind: "dropped", signature, result }
     return { kind: "landed", signature, record: this.land(transaction, result), result }
@@ -90,62 +82,30 @@ export class TransactionProcessor {
     return { kind: "simulated", result, replacementBlockhash: replace ? this.ledger.clock.blockhash() : undefined }
   }
 
-  /**
-   * Signs the sandbox's own transactions on a second thread while they execute (see
-   * SigningThread); off by default, on while a scenario sets up and generates its history.
-   */
-  parallelSigning = false
-  private signingThread: SigningThread | undefined
-
-  /** Requests signed on the signing thread and on this one, since parallel signing was first on. */
-  get parallelSigningCounts(): { readonly thread: number; readonly here: number } {
-    return this.signingThread?.counts ?? { thread: 0, here: 0 }
-  }
-
   /** Builds, signs and sends a transaction for an actor holding its keypairs. */
   submit(request: SubmitRequest): SendOutcome {
     const message = compileLegacyMessage(request.feePayer.address, request.instructions, request.recentBlockhash ?? this.ledger.clock.blockhash())
-    const signers = signersOf(message, [request.feePayer, ...(request.signers ?? [])])
-    const pending = this.parallelSigning ? (this.signingThread ??= new SigningThread()).begin(message.messageBytes, signers) : undefined
-    const wireLength = shortVecLength(signers.length) + SIGNATURE_BYTES * signers.length + message.messageBytes.length
-    // What decoding the wire bytes would give, taken from the compiler instead (tests hold them
-    // equal); the signatures are filled in once made.
-    const unsigned: DecodedTransaction = {
+    const signatures = signMessage(message, [request.feePayer, ...(request.signers ?? [])])
+    const wireBytes = wireTransaction(message, signatures)
+    // What decoding `wireBytes` would give, taken from the compiler instead (tests hold them equal).
+    const transaction: DecodedTransaction = {
       version: "legacy",
       header: message.header,
       accountKeys: message.staticAccounts,
       recentBlockhash: message.recentBlockhash,
       instructions: message.instructions,
       usesLookupTables: false,
-      wireBytes: EMPTY_BYTES,
+      wireBytes,
       messageBytes: message.messageBytes,
-      signatures: [],
-      signature: ""
-    }
-    const problem = wireLength > PACKET_DATA_SIZE ? `transaction too large: ${wireLength} bytes (max: ${PACKET_DATA_SIZE})` : sanitizeMessage(unsigned)
-    if (problem !== undefined) {
-      pending?.finish()
-      throw new Error(`sandbox built an invalid transaction: ${problem}`)
-    }
-    // Executing changes nothing until the transaction lands, so it may go first while the
-    // signatures are made (with parallel signing).
-    let result: ExecutionResult | undefined
-    try {
-      result = pending === undefined ? undefined : executeMessage(this.ledger, this.programs, unsigned)
-    } catch (error) {
-      pending?.finish()
-      throw error
-    }
-    const signatures = pending === undefined ? signers.map((keypair) => keypair.sign(message.messageBytes)) : pending.finish()
-    const transaction: DecodedTransaction = {
-      ...unsigned,
-      wireBytes: wireTransaction(message, signatures),
       signatures,
       signature: encodeBase58(signatures[0]!)
     }
+    const problem =
+      wireBytes.length > PACKET_DATA_SIZE ? `transaction too large: ${wireBytes.length} bytes (max: ${PACKET_DATA_SIZE})` : sanitizeMessage(transaction)
+    if (problem !== undefined) throw new Error(`sandbox built an invalid transaction: ${problem}`)
     // Signed a moment ago with the actor's own keypairs: verifying (about 0.1 ms per signature)
     // would only re-check node:crypto. Everything else is the sendTransaction path.
-    return this.decide(transaction, request.skipPreflight === true ? { skipPreflight: true } : {}, result)
+    return this.sendDecoded(transaction, request.skipPreflight === true ? { skipPreflight: true } : {}, true)
   }
 
   private land(transaction: DecodedTransaction, result: ExecutionResult): TransactionRecord {
@@ -170,9 +130,6 @@ export class TransactionProcessor {
     })
   }
 }
-
-const EMPTY_BYTES = new Uint8Array(0)
-const SIGNATURE_BYTES = 64
 
 const signaturesVerify = (transaction: DecodedTransaction): boolean =>
   transaction.signatures.every((signature, index) =>

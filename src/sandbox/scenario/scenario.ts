@@ -70,12 +70,7 @@ export const installScenario = (chain: SandboxChain, scenarioOptions: ScenarioOp
   const actions = new ScenarioActions(chain)
   const buildersByVault = new Map<string, Array<Person>>()
   const activity = new Activity(chain, actions, genesis.people, random.fork("activity"), buildersByVault)
-  chain.processor.parallelSigning = true
-  try {
-    runSetup({ chain, genesis, actions, activity, keeper: keeperBot, buildersByVault, initialPositions: options.initialPositions }, random.fork("setup"))
-  } finally {
-    chain.processor.parallelSigning = false
-  }
+  runSetup({ chain, genesis, actions, activity, keeper: keeperBot, buildersByVault, initialPositions: options.initialPositions }, random.fork("setup"))
   const bulk = options.bulkUsers > 0 ? writeBulkPositions(chain, { count: options.bulkUsers, vaults: genesis.vaults, buildersByVault, index, cacheDirectory: options.bulkCacheDirectory }, random.fork("bulk")) : undefined
 
   let inHistory = false
@@ -89,7 +84,6 @@ export const installScenario = (chain: SandboxChain, scenarioOptions: ScenarioOp
     const stepMs = options.historyStepSeconds * 1000
     inHistory = true
     keeperBot.setWallBudget(false)
-    chain.processor.parallelSigning = true
     try {
       while (chain.ledger.clock.unixMs() + stepMs <= untilMs) chain.step(1, stepMs)
       const rest = untilMs - chain.ledger.clock.unixMs()
@@ -97,7 +91,6 @@ export const installScenario = (chain: SandboxChain, scenarioOptions: ScenarioOp
     } finally {
       inHistory = false
       keeperBot.setWallBudget(true)
-      chain.processor.parallelSigning = false
     }
   }
 

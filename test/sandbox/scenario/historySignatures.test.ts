@@ -8,14 +8,13 @@ import { installScenario } from "../../../src/sandbox/scenario/scenario.ts"
 const options = { users: 12, builders: 2, historyDays: 6, historyStepSeconds: 4 * 3_600, vaultIds: [76, 60], initialPositions: 0.8 }
 const programId = "BUNDDh4P5XviMm1f3gCvnq2qKx6TGosAGnoUK12e7cXU"
 
-describe("history generation signs on a second thread", () => {
-  it("sets the scenario up and generates its history with valid signatures that are its id and part of its wire bytes, some made on the signing thread", () => {
+describe("scenario history signatures", () => {
+  it("sets the scenario up and generates its history with valid signatures that are its id and part of its wire bytes", () => {
     const now = Date.now()
     const chain = createSandboxChain({ seed: 3, programId, slotMs: 400, ...scenarioChainOptions({ ...options, programId, slotMs: 400 }, now) })
     const scenario = installScenario(chain, options)
     scenario.fastForward(now)
     scenario.stop()
-    expect(chain.processor.parallelSigning).toBe(false)
 
     const records = chain.ledger.transactions.forAddress(programId, { limit: 1_000_000, maxSlot: Number.MAX_SAFE_INTEGER })
     expect(records.length).toBeGreaterThan(100)
@@ -26,8 +25,5 @@ describe("history generation signs on a second thread", () => {
       decoded.signatures.forEach((signature, i) =>
         expect(verifySignature(addressToBytes(decoded.accountKeys[i]!), decoded.messageBytes, signature)).toBe(true))
     }
-    const counts = chain.processor.parallelSigningCounts
-    // the thread starts with the first request (those until it is up are signed here)
-    expect(counts.thread).toBeGreaterThan(0)
   })
 })
