@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process"
+import { settle } from "../bench/support/settle.ts"
 import { EXIT_USAGE, type Command } from "./Command.ts"
 
 /** The benchmarks of `src/bench`: what each measures. */
@@ -87,7 +88,13 @@ export const bench: Command = {
       return 0
     }
     const failed: Array<string> = []
-    for (const name of names) if ((await runApart(name)) !== 0) failed.push(name)
+    for (const [index, name] of names.entries()) {
+      if (index > 0) {
+        const { waitedMs, settled } = await settle()
+        if (!settled) process.stdout.write(`\n(the machine was still busy ${Math.round(waitedMs / 1000)} s after ${names[index - 1]}; going on)\n`)
+      }
+      if ((await runApart(name)) !== 0) failed.push(name)
+    }
     if (failed.length > 0) process.stderr.write(`vault-gateway bench: failed: ${failed.join(", ")}\n`)
     return failed.length > 0 ? 1 : 0
   }
