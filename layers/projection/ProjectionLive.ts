@@ -35,13 +35,17 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
       const status = yield* StatusCell.make(startingStatus("starting", source.origin))
       const listeners = new ChangeListeners()
       const state = new ProjectionState(address(source.programId))
-      const checkpointer = yield* startCheckpointer
+      let writer: ProjectionWriter | null = null
+      // One writer: the chain's chunks, the periodic tick and written checkpoints take turns under one permit.
+      const turn = yield* Effect.makeSemaphore(1)
+      const checkpointer = yield* startCheckpointer((slot) =>
+        turn.withPermits(1)(Effect.suspend(() => writer?.checkpointWritten(slot) ?? Effect.void))
+      )
       // Only the leader writes checkpoints; every instance appends the transactions it sees (idempotent).
       const leadership = yield* Effect.serviceOption(Leadership)
       const leading = () => currentRole(leadership) === "leader"
       const checkpointEveryMs = Duration.toMillis(Duration.decode(options.checkpointEvery ?? Duration.seconds(5)))
       const setPhase = (phase: ProjectionPhase, reason: string) => status.update((s) => ({ ...s, status: phase, reason }))
-      let writer: ProjectionWriter | null = null
 
       const run = Effect.gen(function*() {
         const genesisHash = yield* source.genesisHash.pipe(
@@ -89,8 +93,6 @@ export const ProjectionLive = (options: ProjectionOptions = {}) =>
         writer = current
         yield* setPhase("catching_up", restored === null ? "taking a snapshot of the program's accounts" : "catching up from the checkpoint")
         const chain = source.events({ lastSignature: restored?.lastSignature ?? null, needsSnapshot: restored === null })
-        // One writer: the chain's chunks and the periodic tick take turns under one permit.
-        const turn = yield* Effect.makeSemaphore(1)
         const tick = Effect.zipRight(
           current.repairCompleted(),
           Effect.sync(() => {

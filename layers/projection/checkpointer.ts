@@ -20,7 +20,7 @@ type Item = { readonly _tag: "Job"; readonly job: CheckpointJob } | { readonly _
  * checkpoint that claims them). A failing job (database restarting) is retried until it lands, so
  * nothing is dropped; ingestion goes on meanwhile.
  */
-export const startCheckpointer = Effect.gen(function*() {
+export const startCheckpointer = (onWritten: (slot: number) => Effect.Effect<void>) => Effect.gen(function*() {
   const store = yield* ChainStore
   const progress = yield* Effect.serviceOption(IngestionProgress)
   const items = yield* Queue.unbounded<Item>()
@@ -35,6 +35,7 @@ export const startCheckpointer = Effect.gen(function*() {
         const writtenAt = Date.now() / 1000
         checkpointWrittenAt.unsafeUpdate(writtenAt, NO_TAGS)
         if (Option.isSome(progress)) progress.value.reportCheckpoint({ slot: position.slot, writtenAt })
+        yield* onWritten(position.slot)
       }
     }).pipe(
       Effect.tapError((error) => Effect.logWarning(`persisting chain state failed, retrying: ${error.message}`)),
@@ -56,4 +57,4 @@ export const startCheckpointer = Effect.gen(function*() {
   }
 }) satisfies Effect.Effect<unknown, unknown, ChainStore | Scope.Scope>
 
-export type Checkpointer = Effect.Effect.Success<typeof startCheckpointer>
+export type Checkpointer = Effect.Effect.Success<ReturnType<typeof startCheckpointer>>

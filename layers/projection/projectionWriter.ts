@@ -39,7 +39,10 @@ export class ProjectionWriter {
   #completions: Array<{ readonly signature: string; readonly slot: number }> = []
   #lastSignature: string | null
   #chainSlot: number | null = null
+  /** The slot the last checkpoint job claims (it may not have landed yet). */
   #checkpointSlot: number | null
+  /** The slot of the last checkpoint in the database: what the status reports. */
+  #writtenCheckpointSlot: number | null
   #lastCheckpointAt = 0
   /** Whether state is whole: restored or snapshotted, and reconciled since the last interruption. */
   #caughtUp = false
@@ -59,6 +62,7 @@ export class ProjectionWriter {
   ) {
     this.#lastSignature = restored?.lastSignature ?? null
     this.#checkpointSlot = restored?.slot ?? null
+    this.#writtenCheckpointSlot = this.#checkpointSlot
   }
 
   /**
@@ -284,6 +288,18 @@ export class ProjectionWriter {
       if (held !== undefined && held.slot <= slot) this.#dirty.delete(address)
     }
     if (this.#checkpointSlot === null || slot > this.#checkpointSlot) this.#checkpointSlot = slot
+    this.#noteWritten(slot)
+  }
+
+  /** The checkpointer wrote the checkpoint at `slot`: the status says so, and nothing else changes. */
+  checkpointWritten(slot: number): Effect.Effect<void> {
+    this.#noteWritten(slot)
+    const written = this.#writtenCheckpointSlot
+    return this.status.update((current) => (current.checkpointSlot === written ? current : { ...current, checkpointSlot: written }))
+  }
+
+  #noteWritten(slot: number): void {
+    if (this.#writtenCheckpointSlot === null || slot > this.#writtenCheckpointSlot) this.#writtenCheckpointSlot = slot
   }
 
   /** The newest completed transaction whose writes are certainly in the state: delivered and repaired. */
@@ -320,7 +336,7 @@ export class ProjectionWriter {
         chainSlot: this.#chainSlot,
         lagSlots,
         lagSeconds,
-        checkpointSlot: this.#checkpointSlot,
+        checkpointSlot: this.#writtenCheckpointSlot,
         reason: next === "live" ? null : this.#interruption ?? (next === "degraded" ? `lagging ${lagSlots} slots` : this.#caughtUp ? WAITING_FOR_SLOT : "catching up")
       }
     })

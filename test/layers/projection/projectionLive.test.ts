@@ -1,8 +1,8 @@
 import { generateKeyPairSigner } from "@solana/kit"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Duration, Effect, Either, Exit, Layer, Scope } from "effect"
+import { Context, Deferred, Duration, Effect, Either, Exit, Layer, Scope, Stream } from "effect"
 import { type AccountUpdated, ChainSource, ChainSourceError } from "../../../services/ChainSource.ts"
-import type { ChainStore } from "../../../services/ChainStore.ts"
+import { ChainStore } from "../../../services/ChainStore.ts"
 import { Projection } from "../../../services/Projection.ts"
 import { ProjectionLive, type ProjectionOptions } from "../../../layers/projection/ProjectionLive.ts"
 import { encodeAccount } from "../../../src/ntbundle/accounts.ts"
@@ -41,6 +41,25 @@ const caughtUpWithOneVault = (vault: string) =>
     { _tag: "SnapshotEnded", slot: 10, addresses: new Set([vault]) },
     { _tag: "TransactionsComplete", signature: "seam", slot: 10 }
   ] as const
+
+const quickCheckpoints = { checkpointEvery: Duration.millis(50), flushEvery: Duration.millis(20) }
+
+/** The in-memory store, whose checkpoint writes wait until `release`; `taken` resolves once one is asked for. */
+const heldCheckpoints = () =>
+  Effect.gen(function*() {
+    const store = yield* memoryChainStore()
+    const asked = yield* Deferred.make<void>()
+    const gate = yield* Deferred.make<void>()
+    const layer = Layer.effect(
+      ChainStore,
+      Effect.map(ChainStore, (inner) =>
+        ChainStore.of({
+          ...inner,
+          saveCheckpoint: (...args) => Effect.zipRight(Effect.zipRight(Deferred.succeed(asked, undefined), Deferred.await(gate)), inner.saveCheckpoint(...args))
+        }))
+    ).pipe(Layer.provide(store.layer))
+    return { ref: store.ref, layer, taken: Deferred.await(asked), release: Deferred.succeed(gate, undefined) }
+  })
 
 describe("ProjectionLive", () => {
   it.live("a node that does not answer: degraded, with the chain's origin and the cause, until it does", () =>
@@ -98,6 +117,50 @@ describe("ProjectionLive", () => {
       expect(saved.accounts.get(position)?.vault).toBe(vault)
       yield* Scope.close(scope, Exit.void)
     }))
+
+  it.live("reports a checkpoint's slot in its status once the checkpoint is written, not when it is taken", () =>
+    Effect.gen(function*() {
+      const { vault } = yield* newPosition
+      const chain = yield* scriptedChainSource(program)
+      const store = yield* heldCheckpoints()
+      const projection = yield* buildProjection(chain, store, quickCheckpoints)
+      yield* Effect.addFinalizer(() => store.release) // before the projection's last checkpoint
+      yield* chain.send(...caughtUpWithOneVault(vault), { _tag: "SlotAdvanced", slot: 12, completedBlockTime: 1 })
+      yield* store.taken
+      // the chain moves on while the checkpoint at slot 11 is being written: the status says none yet
+      yield* chain.send({ _tag: "SlotAdvanced", slot: 13, completedBlockTime: 2 })
+      const moved = yield* poll(projection.status, (s) => s.asOf?.slot === 12, "slot 12")
+      expect(moved.checkpointSlot).toBeNull()
+      yield* store.release
+      const written = yield* poll(projection.status, (s) => s.checkpointSlot !== null, "the written checkpoint's slot")
+      expect(written.checkpointSlot).toBe(11)
+      expect((yield* store.ref.get).checkpoint?.slot).toBe(11)
+    }).pipe(Effect.scoped))
+
+  it.live("a checkpoint written after ingestion stopped reports its slot and leaves the status degraded", () =>
+    Effect.gen(function*() {
+      const { vault } = yield* newPosition
+      const chain = yield* scriptedChainSource(program)
+      const failing = Layer.effect(
+        ChainSource,
+        Effect.map(ChainSource, (source) =>
+          ChainSource.of({
+            ...source,
+            events: (resume) =>
+              source.events(resume).pipe(Stream.tap((event) => event._tag === "SlotAdvanced" && event.slot === 13 ? Effect.die("a bug") : Effect.void))
+          }))
+      ).pipe(Layer.provide(chain.layer))
+      const store = yield* heldCheckpoints()
+      const projection = yield* buildProjection({ layer: failing }, store, quickCheckpoints)
+      yield* Effect.addFinalizer(() => store.release)
+      yield* chain.send(...caughtUpWithOneVault(vault), { _tag: "SlotAdvanced", slot: 12, completedBlockTime: 1 })
+      yield* store.taken
+      yield* chain.send({ _tag: "SlotAdvanced", slot: 13, completedBlockTime: 2 })
+      yield* poll(projection.status, (s) => s.reason === "ingestion stopped", "ingestion stopped")
+      yield* store.release
+      const written = yield* poll(projection.status, (s) => s.checkpointSlot !== null, "the written checkpoint's slot")
+      expect(written).toMatchObject({ status: "degraded", reason: "ingestion stopped", checkpointSlot: 11 })
+    }).pipe(Effect.scoped))
 
   it.live("is not live before the chain's first slot, even once caught up with its transactions", () =>
     Effect.gen(function*() {
