@@ -5,6 +5,7 @@ import { DatabaseLive } from "../../layers/postgres/Database.ts"
 import { BuilderCodes } from "../../services/BuilderCodes.ts"
 import { appConfig, describeConfigError } from "../config.ts"
 import { LoggingLive } from "../logging.ts"
+import { isBuilderCode } from "../domain/builderCode.ts"
 import { EXIT_USAGE, type Command } from "./Command.ts"
 import { commandDatabaseUrl } from "./cliDatabase.ts"
 import { SqlClient } from "@effect/sql"
@@ -21,9 +22,6 @@ clients for up to 60 s).
   list                  every code, under a header row: code, wallet, enabled, last change
 `
 
-/** Letters, digits, "-" and "_": a code travels in URLs and memos. */
-export const CODE_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
-
 type Action =
   | { readonly kind: "set"; readonly code: string; readonly referrer: Address }
   | { readonly kind: "disable"; readonly code: string }
@@ -32,7 +30,7 @@ type Action =
 const parse = (args: ReadonlyArray<string>): Action | string => {
   const [action, code, wallet, ...extra] = args
   if (action === "list") return code === undefined ? { kind: "list" } : "list takes no arguments"
-  if (code === undefined || !CODE_PATTERN.test(code)) return "a code is 1 to 64 letters, digits, '-' or '_'"
+  if (code === undefined || !isBuilderCode(code)) return "a code is 1 to 64 letters, digits, '-' or '_'"
   if (action === "set") {
     if (wallet === undefined || !isAddress(wallet) || extra.length > 0) return "set needs <CODE> <wallet> (a base58 address)"
     return { kind: "set", code, referrer: wallet }

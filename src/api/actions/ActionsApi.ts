@@ -10,6 +10,7 @@ import {
   UnknownVaultResponse
 } from "../builds/buildErrors.ts"
 import { PayloadTooLargeResponse, ProjectionUnavailableResponse } from "../errors.ts"
+import { BUILDER_CODE } from "../../domain/builderCode.ts"
 import { Address } from "../schemas.ts"
 import {
   ACTIONS_SPEC_VERSION,
@@ -72,7 +73,7 @@ const transactionEndpoint = <const Name extends string, const Path extends `/${s
     .addError(BlockhashUnavailableResponse)
     .middleware(BuildMeter)
 
-const BuilderCode = Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9_-]{1,64}$/)).annotations({ description: "builder code" })
+const BuilderCode = Schema.String.pipe(Schema.pattern(BUILDER_CODE)).annotations({ description: "builder code" })
 
 /** Attribution a blink's link may carry; the card's POST links keep it. */
 const AttributionQuery = Schema.Struct({

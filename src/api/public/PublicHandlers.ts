@@ -14,8 +14,6 @@ import { makeYieldApys } from "./yieldApys.ts"
 import { makeYieldCoverage } from "./yieldCoverage.ts"
 import { yieldRows } from "./yieldRows.ts"
 
-const CODE_SHAPE = /^[A-Za-z0-9_-]{1,64}$/
-
 export const PublicHandlersLive = implementGroup(
   Api,
   "public",
@@ -34,10 +32,8 @@ export const PublicHandlersLive = implementGroup(
     const unknown = (code: string) => new NotFound({ code: "NOT_FOUND", message: `no enabled builder code ${code.slice(0, 64)}` })
     return {
       code: ({ path }) =>
-        CODE_SHAPE.test(path.code)
-          ? Effect.flatMap(codes.resolve(path.code), (resolved) =>
-            resolved === null ? Effect.fail(unknown(path.code)) : Effect.succeed({ success: true as const, data: resolved }))
-          : Effect.fail(unknown(path.code)),
+        Effect.flatMap(codes.resolve(path.code), (resolved) =>
+          resolved === null ? Effect.fail(unknown(path.code)) : Effect.succeed({ success: true as const, data: resolved })),
       // TVL per request (prices move without the projection); APYs once per completed day and vault
       yields: () =>
         Effect.gen(function*() {

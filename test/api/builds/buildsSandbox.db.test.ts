@@ -199,6 +199,13 @@ describe("builders against the sandbox chain", () => {
       const unknownCode = yield* build("deposit", { userAddress: coded.address, amountRaw: "200000000", code: "NOPE", requireAttribution: true })
       expect(unknownCode.body.data.validation.accepted).toBe(false)
       expect(unknownCode.body.data.validation.rejectionReasons[0].code).toBe("ATTRIBUTION_REQUIRED")
+      // a string that cannot be a code (PostgreSQL refuses a NUL byte) is an unknown code, not a 500
+      for (const code of ["\u0000", "ac\u0000me", "café"]) {
+        const notACode = yield* build("deposit", { userAddress: coded.address, amountRaw: "200000000", code })
+        expect(notACode.status).toBe(200)
+        expect(notACode.body.data.attribution).toMatchObject({ applied: false, reason: "UNKNOWN_CODE" })
+      }
+      expect((yield* fetchJson(`${url}/public/codes/%00`)).status).toBe(404)
 
       // insufficient balance: the one chain read on the build path
       const tooMuch = yield* build("deposit", { userAddress: plain.address, amountRaw: "18000000000000000000" })
