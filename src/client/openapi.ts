@@ -2655,7 +2655,7 @@ export interface components {
         NewApiKey: {
             /**
              * maxLength(64)
-             * @description a string at most 64 character(s) long
+             * @description 1 to 64 characters, no control characters
              */
             name: string;
             /**
@@ -2677,7 +2677,7 @@ export interface components {
         GeneratedApiKey: {
             /**
              * maxLength(64)
-             * @description a string at most 64 character(s) long
+             * @description 1 to 64 characters, no control characters
              */
             name?: string;
             /**

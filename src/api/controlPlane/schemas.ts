@@ -112,13 +112,18 @@ export const IssuedKeyBody = success(
 )
 export const KeyBody = success("ApiKeyBody", Schema.Struct({ apiKey: KeyView }))
 
+/** A key's label: shown in lists and the audit trail, so no control characters (PostgreSQL refuses a NUL). */
+const KeyName = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64), Schema.pattern(/^[^\p{Cc}]*$/u)).annotations({
+  description: "1 to 64 characters, no control characters"
+})
+
 export const NewKey = Schema.Struct({
-  name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64)),
+  name: KeyName,
   scopes: Schema.Array(Scope).pipe(Schema.minItems(1), Schema.maxItems(KEY_SCOPES.length))
 }).annotations({ identifier: "NewApiKey" })
 
 export const GeneratedKey = Schema.Struct({
-  name: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))),
+  name: Schema.optional(KeyName),
   scopes: Schema.optional(Schema.Array(Scope).pipe(Schema.minItems(1), Schema.maxItems(KEY_SCOPES.length)))
 }).annotations({ identifier: "GeneratedApiKey" })
 

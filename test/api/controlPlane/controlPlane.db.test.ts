@@ -359,6 +359,12 @@ describe("builder control plane", () => {
           expect(nul.status).toBe(404)
           expect(nul.body.error).toBe("CODE_NOT_FOUND")
         }
+        for (const name of ["\u0000", "key\u0000name"]) {
+          const named = yield* client.post("/v2/org/keys", { name, scopes: ["reads"] })
+          expect(named.status, JSON.stringify(named.body)).toBe(400)
+          const generated = yield* client.post("/v2/org/keys/generate", { name })
+          expect(generated.status, JSON.stringify(generated.body)).toBe(400)
+        }
         // each round: keys rotated and revoked while Generate revokes them all (a deadlock was a 500)
         for (let round = 0; round < 5; round++) {
           const ids: Array<string> = []
