@@ -255,6 +255,26 @@ const MUTATIONS: Record<string, { applies: (operation: Operation, context: PlanC
       draft.body = JSON.stringify(object)
     }
   },
+  "body:control-character": {
+    // PostgreSQL refuses a NUL in text: a string field that reaches it unchecked answered 500
+    applies: (operation) => operation.body !== null,
+    apply: ({ random }, _, draft) => {
+      let value: unknown
+      try {
+        value = JSON.parse(typeof draft.body === "string" ? draft.body : "{}")
+      } catch {
+        value = {}
+      }
+      const object = value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+      const strings = Object.keys(object).filter((key) => typeof object[key] === "string")
+      const key = strings.length > 0 ? random.pick(strings) : "name"
+      const text = typeof object[key] === "string" ? (object[key] as string) : "x"
+      const at = random.int(0, text.length)
+      object[key] = text.slice(0, at) + random.pick(["\u0000", "\u0007", "\u001b", "\u007f"]) + text.slice(at)
+      draft.headers["content-type"] = "application/json"
+      draft.body = JSON.stringify(object)
+    }
+  },
   "body:odd-json": {
     applies: (operation) => operation.body !== null,
     apply: ({ random }, _, draft) => {
