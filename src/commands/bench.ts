@@ -13,7 +13,7 @@ const BENCHMARKS = {
   wsFanout: "projection change -> WebSocket frame at 5,000 changes/s to 1,000 clients",
   wsLatency: "chain notification received -> WebSocket frame published (server side), 5,000 account updates/s, 1,000 clients",
   checkpointRestore: "checkpoint write and restart to live with 1M positions (BENCH_ACCOUNTS to change)",
-  metricsOverhead: "vaultReads' keyed reads and wsLatency with the Prometheus metrics off and on, same run",
+  metricsOverhead: "vaultReads' keyed reads (three server processes per mode) and wsLatency with the Prometheus metrics off and on, same run",
   userHistory: "a page of a wallet's activity feed and position history with 1 and with 10,000 events (BENCH_USER_EVENTS): O(page)",
   sharedQuotaReads: "GET /v2/vault/{address} (real partner key middleware) with the key's quota counted in PostgreSQL across instances (SHARED_LIMITS) vs in memory, by req/s and server CPU per request, same run",
   firstStart: "a first `serve` on the default scenario in a fresh DATA_DIR: seconds to /ready and to the 30-day history served, the serve process's peak RSS and the embedded PostgreSQL's"
