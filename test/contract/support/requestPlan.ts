@@ -105,6 +105,22 @@ const isDateParam = (document: OpenApiDocument, parameter: Parameter) => {
   return /date/i.test(parameter.name) || schema?.format === "date"
 }
 
+/** The draft's JSON body as an object to mutate (an empty one when it is not an object). */
+const bodyObject = (draft: Draft): Record<string, unknown> => {
+  let value: unknown
+  try {
+    value = JSON.parse(typeof draft.body === "string" ? draft.body : "{}")
+  } catch {
+    value = {}
+  }
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+}
+
+const setJsonBody = (draft: Draft, object: Record<string, unknown>) => {
+  draft.headers["content-type"] = "application/json"
+  draft.body = JSON.stringify(object)
+}
+
 /** Hostile variants, each applicable to some operations. */
 const MUTATIONS: Record<string, { applies: (operation: Operation, context: PlanContext) => boolean; apply: Mutation }> = {
   "path:bad-value": {
@@ -240,39 +256,25 @@ const MUTATIONS: Record<string, { applies: (operation: Operation, context: PlanC
   "body:wrong-types": {
     applies: (operation) => operation.body !== null,
     apply: ({ random }, _, draft) => {
-      let value: unknown
-      try {
-        value = JSON.parse(typeof draft.body === "string" ? draft.body : "{}")
-      } catch {
-        value = {}
-      }
-      const object = value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+      const object = bodyObject(draft)
       const keys = Object.keys(object)
       const junk = random.pick<unknown>([1, -1, 1.5, true, null, [], {}, "", "x".repeat(200), { $gt: 1 }, "0OIl", 1e308])
       if (keys.length > 0 && random.chance(0.7)) object[random.pick(keys)] = junk
       else object[random.pick(["unexpected", "__proto__", "constructor"])] = junk
-      draft.headers["content-type"] = "application/json"
-      draft.body = JSON.stringify(object)
+      setJsonBody(draft, object)
     }
   },
   "body:control-character": {
     // PostgreSQL refuses a NUL in text: a string field that reaches it unchecked answered 500
     applies: (operation) => operation.body !== null,
     apply: ({ random }, _, draft) => {
-      let value: unknown
-      try {
-        value = JSON.parse(typeof draft.body === "string" ? draft.body : "{}")
-      } catch {
-        value = {}
-      }
-      const object = value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+      const object = bodyObject(draft)
       const strings = Object.keys(object).filter((key) => typeof object[key] === "string")
       const key = strings.length > 0 ? random.pick(strings) : "name"
       const text = typeof object[key] === "string" ? (object[key] as string) : "x"
       const at = random.int(0, text.length)
       object[key] = text.slice(0, at) + random.pick(["\u0000", "\u0007", "\u001b", "\u007f"]) + text.slice(at)
-      draft.headers["content-type"] = "application/json"
-      draft.body = JSON.stringify(object)
+      setJsonBody(draft, object)
     }
   },
   "body:odd-json": {
