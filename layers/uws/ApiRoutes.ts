@@ -1,4 +1,5 @@
-import type { HttpApi, HttpApiGroup } from "@effect/platform"
+import type * as HttpApi from "@effect/platform/HttpApi"
+import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Effect, Layer } from "effect"
 import type { CorsPolicy } from "../../src/api/annotations.ts"
 import type { ApiGroupImplementations } from "../../src/api/handlers.ts"

@@ -1,4 +1,6 @@
-import { HttpApi, type HttpApiEndpoint, type HttpApiGroup } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { Context, Either, Option, ParseResult, Schema, type SchemaAST } from "effect"
 import type { Effect } from "effect"
 import { CacheControl, type CorsPolicy, MaxBodyBytes, PublicCors } from "../../src/api/annotations.ts"

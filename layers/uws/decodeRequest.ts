@@ -1,4 +1,4 @@
-import type { HttpApiEndpoint } from "@effect/platform"
+import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import { Either, Option, ParseResult, type Schema, SchemaAST } from "effect"
 import { BadRequest, type BadRequestCode, BadRequestCodeId } from "../../src/api/errors.ts"
 import { parseQuery, type QueryValues, truncate } from "./queryString.ts"

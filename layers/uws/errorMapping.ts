@@ -1,4 +1,5 @@
-import { HttpApiError, HttpApiSchema } from "@effect/platform"
+import * as HttpApiError from "@effect/platform/HttpApiError"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Cause, Either, Option, ParseResult, Schema, SchemaAST } from "effect"
 import { ErrorEnvelopeId } from "../../src/api/errorResponse.ts"
 import { allErrorResponses, InternalError, InternalErrorResponse, MethodNotAllowed, RateLimited, Unauthorized } from "../../src/api/errors.ts"

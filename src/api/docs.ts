@@ -1,4 +1,7 @@
-import { HttpApi, HttpApiBuilder, HttpApiScalar, HttpServerRequest, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Context, Effect, Layer } from "effect"
 
 /** The OpenAPI 3.1 document of a contract: every route, parameter, body and error response. */
@@ -7,9 +10,15 @@ export const openApiDocument = (api: HttpApi.HttpApi.Any): OpenApi.OpenAPISpec =
 /**
  * The docs page of a contract: Scalar's API reference with its script inlined (the bundle ships
  * with `@effect/platform`), so the page works offline and loads nothing from a CDN. Rendered once,
- * in memory, through `HttpApiScalar`'s own handler.
+ * in memory, through `HttpApiScalar`'s own handler, imported only then (its script is ~13 MB of heap).
  */
 export const renderDocsHtml = (api: HttpApi.HttpApi.Any): Effect.Effect<string> =>
+  Effect.gen(function*() {
+    const HttpApiScalar = yield* Effect.promise(() => import("@effect/platform/HttpApiScalar"))
+    return yield* scalarPage(api, HttpApiScalar)
+  }).pipe(Effect.withSpan("renderDocsHtml"))
+
+const scalarPage = (api: HttpApi.HttpApi.Any, HttpApiScalar: typeof import("@effect/platform/HttpApiScalar")): Effect.Effect<string> =>
   Effect.gen(function*() {
     const router = yield* HttpApiBuilder.Router.router
     const request = HttpServerRequest.fromWeb(new Request("http://localhost/docs"))
@@ -27,6 +36,5 @@ export const renderDocsHtml = (api: HttpApi.HttpApi.Any): Effect.Effect<string> 
         Layer.provide(Layer.succeed(HttpApi.Api, { api: api as any, context: Context.empty() }))
       )
     ),
-    Effect.orDie,
-    Effect.withSpan("renderDocsHtml")
+    Effect.orDie
   )

@@ -1,4 +1,4 @@
-import { HttpApiSchema } from "@effect/platform"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Option, Schema, SchemaAST } from "effect"
 import type { Simplify } from "effect/Types"
 import { type HttpErrorCode, httpStatusOf } from "../errors/codes.ts"

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { HttpApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
 import { Effect, Either, Layer, Runtime, Schema, Stream } from "effect"
 import { Projection } from "../../services/Projection.ts"
 import { ApiRoutesLive } from "../../layers/uws/ApiRoutes.ts"

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import http from "node:http"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { HttpApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
 import { SqlClient } from "@effect/sql"
 import type { Address } from "@solana/kit"
 import { Effect, Layer } from "effect"

@@ -1,4 +1,4 @@
-import { HttpApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
 import { getAddressDecoder, type Address } from "@solana/kit"
 import { type ChildProcess, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"

@@ -1,4 +1,7 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Schema } from "effect"
 import { LegacyVaultId } from "../legacy/LegacyApi.ts"
 import { bodyDocumentedAs, DepositRequest, WithdrawRequest } from "./buildSchemas.ts"

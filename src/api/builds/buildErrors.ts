@@ -1,5 +1,5 @@
 import { BlockhashUnavailable, MalformedRequest, SimulationFailed, UnknownVault } from "../../domain/builds/errors.ts"
-import { HttpApiSchema } from "@effect/platform"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import { Schema } from "effect"
 import { ErrorEnvelopeId, errorResponse, httpStatusOfClass } from "../errorResponse.ts"
 

@@ -1,4 +1,4 @@
-import { HttpApiMiddleware } from "@effect/platform"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import { Effect, Schema } from "effect"
 import { catalogEntryById } from "../../domain/catalog.ts"
 import { implementMiddleware } from "../middleware.ts"

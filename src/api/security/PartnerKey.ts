@@ -1,4 +1,5 @@
-import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import { Context, Schema } from "effect"
 import type { Cluster } from "../../config.ts"
 import { ForbiddenResponse, RateLimitedResponse, UnauthorizedResponse } from "../errors.ts"

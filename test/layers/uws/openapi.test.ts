@@ -97,6 +97,19 @@ describe("/openapi.json lists exactly the routes the server answers", () => {
         yield* documentedEqualsServed(served.body)
       }))
 
+    it.effect("/docs is rendered on its first request, once: requests arriving together all get the page", () =>
+      Effect.gen(function*() {
+        const { url } = yield* HttpListener
+        const answers = yield* Effect.promise(() => Promise.all([1, 2, 3].map(() => fetch(`${url}/docs`, { headers: { "accept-encoding": "identity" } }))))
+        const bodies = yield* Effect.promise(() => Promise.all(answers.map((answer) => answer.text())))
+        for (const answer of answers) {
+          expect(answer.status).toBe(200)
+          expect(answer.headers.get("content-security-policy")).toContain("script-src 'sha256-")
+        }
+        expect(bodies[0]!.length).toBeGreaterThan(1_000_000)
+        expect(new Set(bodies).size).toBe(1)
+      }))
+
     it.effect("/docs is an HTML page that loads nothing from elsewhere", () =>
       Effect.gen(function*() {
         const { url } = yield* HttpListener
