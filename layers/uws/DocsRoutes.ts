@@ -3,11 +3,10 @@ import { Effect, Layer, Runtime } from "effect"
 import { InternalError } from "../../src/api/errors.ts"
 import { openApiDocument, renderDocsHtml } from "../../src/api/docs.ts"
 import { asyncApiDocument } from "../../src/ws/asyncApi.ts"
-import { errorToHttp, globalErrorTable } from "./errorMapping.ts"
-import { type FixedResponder, fixedBody, fixedResponder, methodNotAllowed, redirectTo } from "./fixedRoutes.ts"
+import { type FixedResponder, fixedBody, fixedResponder, methodNotAllowed, redirectTo, writeError } from "./fixedRoutes.ts"
 import { HttpServer } from "./HttpServer.ts"
 import { requestIdFor } from "./requestId.ts"
-import { JSON_CONTENT_TYPE, writeResponse, writeWhenSettled } from "./respond.ts"
+import { writeWhenSettled } from "./respond.ts"
 import { docsCsp, htmlSecurityHeaders } from "./securityHeaders.ts"
 
 /** The paths this layer serves besides the contract (they describe it, so they are not in it). */
@@ -40,8 +39,7 @@ export const DocsRoutesLive = (api: HttpApi.HttpApi.Any) =>
         const acceptEncoding = req.getHeader("accept-encoding")
         writeWhenSettled(res, rendered(), (respond) => {
           if (respond !== undefined) return respond(res, requestId, acceptEncoding)
-          const failure = errorToHttp(globalErrorTable, new InternalError({ code: "INTERNAL", message: "the docs page could not be rendered; see the server log", requestId }), requestId)
-          writeResponse(res, failure.status, requestId, [["content-type", JSON_CONTENT_TYPE], ...failure.headers], failure.body)
+          writeError(res, requestId, new InternalError({ code: "INTERNAL", message: "the docs page could not be rendered; see the server log", requestId }))
         })
       })
       server.route("GET", "/", redirectTo("/docs"))

@@ -3,11 +3,10 @@ import type { HttpResponse } from "uwebsockets"
 import { InternalError, NotFound } from "../../src/api/errors.ts"
 import { ASSETS_PATH, pageHtml, WEB_PAGES } from "../../src/web/pages.ts"
 import { type WebBundle, WebBundles } from "../../services/WebBundles.ts"
-import { errorToHttp, globalErrorTable } from "./errorMapping.ts"
-import { type FixedResponder, fixedResponder, methodNotAllowed } from "./fixedRoutes.ts"
+import { type FixedResponder, fixedResponder, methodNotAllowed, writeError } from "./fixedRoutes.ts"
 import { HttpServer } from "./HttpServer.ts"
 import { requestIdFor } from "./requestId.ts"
-import { JSON_CONTENT_TYPE, writeResponse, writeWhenSettled } from "./respond.ts"
+import { writeWhenSettled } from "./respond.ts"
 import { htmlSecurityHeaders, PAGE_CSP } from "./securityHeaders.ts"
 
 /** The paths this layer serves besides the contract (pages, not API operations). */
@@ -32,10 +31,6 @@ const toServed = (bundle: WebBundle): Served => {
   return { pages, assets }
 }
 
-const failWith = (res: HttpResponse, requestId: string, error: unknown) => {
-  const failure = errorToHttp(globalErrorTable, error, requestId)
-  writeResponse(res, failure.status, requestId, [["content-type", JSON_CONTENT_TYPE], ...failure.headers], failure.body)
-}
 
 /**
  * The web pages (`/dashboard`, `/ops`) and their bundles under `/assets/<name>-<hash>.<ext>`. The
@@ -62,10 +57,10 @@ export const WebPagesRoutesLive = Layer.effectDiscard(
     const answer = (res: HttpResponse, requestId: string, acceptEncoding: string, pick: (s: Served) => FixedResponder | undefined, what: string) =>
       (now: Served | null | undefined) => {
         if (now === null || now === undefined) {
-          return failWith(res, requestId, new InternalError({ code: "INTERNAL", message: "the web pages could not be built; see the server log", requestId }))
+          return writeError(res, requestId, new InternalError({ code: "INTERNAL", message: "the web pages could not be built; see the server log", requestId }))
         }
         const respond = pick(now)
-        if (respond === undefined) return failWith(res, requestId, new NotFound({ code: "NOT_FOUND", message: `no asset ${what}` }))
+        if (respond === undefined) return writeError(res, requestId, new NotFound({ code: "NOT_FOUND", message: `no asset ${what}` }))
         respond(res, requestId, acceptEncoding)
       }
 

@@ -7,20 +7,21 @@ import { codingFor, compressAsync, type ContentCoding, MIN_COMPRESSED_BYTES, VAR
 import type { HeaderList } from "../../src/api/headerLines.ts"
 import { JSON_CONTENT_TYPE, ResponseHead, writeResponse, writeWhenSettled } from "./respond.ts"
 
+/** An error as its status and envelope (the contract's error table), for a route outside the contract. */
+export const writeError = (res: HttpResponse, requestId: string, error: unknown): void => {
+  const failure = errorToHttp(globalErrorTable, error, requestId)
+  writeResponse(res, failure.status, requestId, [["content-type", JSON_CONTENT_TYPE], ...failure.headers], failure.body)
+}
+
 /** 405 with `Allow` and the envelope, for the other methods of a known path. */
 export const methodNotAllowed = (allow: ReadonlyArray<string>): RouteHandler => (res: HttpResponse, req: HttpRequest) => {
   const requestId = requestIdFor(req.getHeader("x-request-id"))
   const method = req.getCaseSensitiveMethod().slice(0, 16)
-  const failure = errorToHttp(
-    globalErrorTable,
-    new MethodNotAllowed({
-      code: "METHOD_NOT_ALLOWED",
-      allow,
-      message: `${method} is not allowed here; allowed: ${allow.join(", ")}`
-    }),
-    requestId
+  writeError(
+    res,
+    requestId,
+    new MethodNotAllowed({ code: "METHOD_NOT_ALLOWED", allow, message: `${method} is not allowed here; allowed: ${allow.join(", ")}` })
   )
-  writeResponse(res, failure.status, requestId, [["content-type", JSON_CONTENT_TYPE], ...failure.headers], failure.body)
 }
 
 /**
