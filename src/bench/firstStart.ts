@@ -5,7 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { referenceLoopMs } from "./support/machineSpeed.ts"
-import { cpuSecondsOf } from "./support/processCpu.ts"
+import { childrenOf, cpuSecondsOf } from "./support/processCpu.ts"
 
 /**
  * A first `npm start` on the default scenario (DESIGN §7; issue #22): the server as `npm start`
@@ -45,14 +45,6 @@ const pssOf = (pid: number): number => {
     return match === null ? 0 : Number(match[1]) * 1024
   } catch {
     return 0
-  }
-}
-
-const childrenOf = (pid: number): Array<number> => {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "latin1").split(" ").filter((s) => s !== "").map(Number)
-  } catch {
-    return []
   }
 }
 

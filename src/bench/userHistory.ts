@@ -2,13 +2,19 @@
  * A wallet's activity feed and position history read a page in O(page): the latency (p50, after 20
  * warm-up requests, one at a time) of a page for a wallet with 1 event, one with 100 (a full page) and
  * one with 10,000 (BENCH_USER_EVENTS), among other wallets' events; first pages and the oldest ones
- * (keyset cursor deep in the history; the opening holding read before the page's first day).
+ * (keyset cursor deep in the history; the opening holding read before the page's first day). Beside
+ * each latency, the CPU a page costs: this process's (the gateway, and the client, whose share is
+ * about the same for every page) and the PostgreSQL backends' of the benchmark's database, where the
+ * work of a deep page would show.
  * The gateway's HTTP transport, handlers and the Postgres adapter (`UserActivityLive`) over an
  * embedded PostgreSQL (or a scratch database of DATABASE_URL's server); vault closes from memory.
  *
  *   npx tsx src/bench/userHistory.ts
  */
 import { pathToFileURL } from "node:url"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { cpuSecondsWithChildren } from "./support/processCpu.ts"
 import type { Address } from "@solana/kit"
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer } from "effect"
@@ -113,19 +119,46 @@ const fixture = new VaultStateFixture({ slot: 10_000 + heavyEvents + otherEvents
   .position(VAULT, LIGHT, { shares: 1_000_000n, netDeposits: 1_000_000n })
   .position(VAULT, MEDIUM, { shares: 1_000_000n, netDeposits: 1_000_000n })
 
-const p50 = async (url: string, path: string) => {
+/** CPU seconds so far of this process and of the PostgreSQL server (its postmaster's pid). */
+const cpuNow = (postmaster: number) => {
+  const usage = process.cpuUsage()
+  return { own: (usage.user + usage.system) / 1e6, database: cpuSecondsWithChildren(postmaster) }
+}
+
+interface PageFigures {
+  readonly p50Ms: number
+  readonly ownCpuMs: number
+  readonly databaseCpuMs: number
+}
+
+const measurePage = async (url: string, path: string, postmaster: number): Promise<PageFigures> => {
   const headers = { "x-api-key": TEST_PARTNER_KEY }
   const latencies: Array<number> = []
+  let before = cpuNow(postmaster)
   for (let i = 0; i < samples + 20; i++) {
+    if (i === 20) before = cpuNow(postmaster)
     const started = performance.now()
     const response = await fetch(`${url}${path}`, { headers })
     await response.arrayBuffer()
     if (response.status !== 200) throw new Error(`${path}: ${response.status}`)
     if (i >= 20) latencies.push(performance.now() - started)
   }
+  const after = cpuNow(postmaster)
   latencies.sort((a, b) => a - b)
-  return Number(latencies[Math.floor(latencies.length / 2)]!.toFixed(3))
+  const perPage = (seconds: number) => Number(((seconds * 1000) / samples).toFixed(3))
+  return {
+    p50Ms: Number(latencies[Math.floor(latencies.length / 2)]!.toFixed(3)),
+    ownCpuMs: perPage(after.own - before.own),
+    databaseCpuMs: perPage(after.database - before.database)
+  }
 }
+
+/** The PostgreSQL server's postmaster (the server runs on this machine: benchmarks use loopback only). */
+const postmasterPid = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const [row] = yield* sql<{ data_directory: string }>`SHOW data_directory`
+  return Number(readFileSync(join(row!.data_directory, "postmaster.pid"), "latin1").split("\n")[0])
+})
 
 const json = async (url: string, path: string): Promise<any> =>
   (await fetch(`${url}${path}`, { headers: { "x-api-key": TEST_PARTNER_KEY } })).json()
@@ -158,21 +191,42 @@ export const run = async (): Promise<Record<string, number>> =>
           const heavyHistory = await json(url, `/v2/vault/${VAULT}/user/${HEAVY}/history?limit=30`)
           if (heavyHistory.data.history.length !== 30) throw new Error(`history: ${JSON.stringify(heavyHistory).slice(0, 300)}`)
           const figures: Record<string, number> = { heavyEvents, otherEvents, samples }
-          figures.activityFirstPageP50Ms_1event = await p50(url, `/v2/user/${LIGHT}/activity?limit=50`)
-          figures.activityFirstPageP50Ms_100events = await p50(url, `/v2/user/${MEDIUM}/activity?limit=50`)
-          figures.activityFirstPageP50Ms_manyEvents = await p50(url, feed)
-          figures.activityOldestPageP50Ms_manyEvents = await p50(url, `${feed}&cursor=${encodeURIComponent(deepCursor!)}`)
-          figures.historyFirstPageP50Ms_1event = await p50(url, `/v2/vault/${VAULT}/user/${LIGHT}/history?limit=30`)
-          figures.historyFirstPageP50Ms_manyEvents = await p50(url, `/v2/vault/${VAULT}/user/${HEAVY}/history?limit=30`)
-          figures.historyOldestPageP50Ms_manyEvents = await p50(url, `/v2/vault/${VAULT}/user/${HEAVY}/history?limit=30&${oldestWindow}`)
+          const pages = {
+            activityFirstPage_1event: `/v2/user/${LIGHT}/activity?limit=50`,
+            activityFirstPage_100events: `/v2/user/${MEDIUM}/activity?limit=50`,
+            activityFirstPage_manyEvents: feed,
+            activityOldestPage_manyEvents: `${feed}&cursor=${encodeURIComponent(deepCursor!)}`,
+            historyFirstPage_1event: `/v2/vault/${VAULT}/user/${LIGHT}/history?limit=30`,
+            historyFirstPage_manyEvents: `/v2/vault/${VAULT}/user/${HEAVY}/history?limit=30`,
+            historyOldestPage_manyEvents: `/v2/vault/${VAULT}/user/${HEAVY}/history?limit=30&${oldestWindow}`
+          }
+          const postmaster = await Effect.runPromise(postmasterPid.pipe(Effect.provide(Layer.succeedContext(database))))
+          const measured: Partial<Record<keyof typeof pages, PageFigures>> = {}
+          for (const [name, path] of Object.entries(pages) as Array<[keyof typeof pages, string]>) {
+            const page = measured[name] = await measurePage(url, path, postmaster)
+            figures[`${name}: p50 ms`] = page.p50Ms
+            figures[`${name}: bench process CPU ms per page`] = page.ownCpuMs
+            figures[`${name}: PostgreSQL CPU ms per page`] = page.databaseCpuMs
+          }
           const ratio = (a: number, b: number) => Number((a / b).toFixed(2))
-          figures["activity page of 50: many events vs 100 events (target: O(page), about 1)"] = ratio(
-            Math.max(figures.activityFirstPageP50Ms_manyEvents, figures.activityOldestPageP50Ms_manyEvents),
-            figures.activityFirstPageP50Ms_100events!
+          const cpu = (page: PageFigures) => page.ownCpuMs + page.databaseCpuMs
+          const worst = (of: (page: PageFigures) => number, ...names: Array<keyof typeof pages>) => Math.max(...names.map((name) => of(measured[name]!)))
+          const p50 = (page: PageFigures) => page.p50Ms
+          figures["activity page of 50: many events vs 100 events, by p50 (target: O(page), about 1)"] = ratio(
+            worst(p50, "activityFirstPage_manyEvents", "activityOldestPage_manyEvents"),
+            p50(measured.activityFirstPage_100events!)
           )
-          figures["history page: many events vs 1 (target: O(page); a page of 30 days holds up to 120 events here)"] = ratio(
-            Math.max(figures.historyFirstPageP50Ms_manyEvents, figures.historyOldestPageP50Ms_manyEvents),
-            figures.historyFirstPageP50Ms_1event
+          figures["activity page of 50: many events vs 100 events, by CPU (target: O(page), about 1)"] = ratio(
+            worst(cpu, "activityFirstPage_manyEvents", "activityOldestPage_manyEvents"),
+            cpu(measured.activityFirstPage_100events!)
+          )
+          figures["history page: many events vs 1, by p50 (target: O(page); a page of 30 days holds up to 120 events here)"] = ratio(
+            worst(p50, "historyFirstPage_manyEvents", "historyOldestPage_manyEvents"),
+            p50(measured.historyFirstPage_1event!)
+          )
+          figures["history page: many events vs 1, by CPU (target: O(page); a page of 30 days holds up to 120 events here)"] = ratio(
+            worst(cpu, "historyFirstPage_manyEvents", "historyOldestPage_manyEvents"),
+            cpu(measured.historyFirstPage_1event!)
           )
           return figures
         })
