@@ -208,26 +208,18 @@ export const run = async (): Promise<Record<string, number>> =>
             figures[`${name}: bench process CPU ms per page`] = page.ownCpuMs
             figures[`${name}: PostgreSQL CPU ms per page`] = page.databaseCpuMs
           }
-          const ratio = (a: number, b: number) => Number((a / b).toFixed(2))
-          const cpu = (page: PageFigures) => page.ownCpuMs + page.databaseCpuMs
-          const worst = (of: (page: PageFigures) => number, ...names: Array<keyof typeof pages>) => Math.max(...names.map((name) => of(measured[name]!)))
-          const p50 = (page: PageFigures) => page.p50Ms
-          figures["activity page of 50: many events vs 100 events, by p50 (target: O(page), about 1)"] = ratio(
-            worst(p50, "activityFirstPage_manyEvents", "activityOldestPage_manyEvents"),
-            p50(measured.activityFirstPage_100events!)
-          )
-          figures["activity page of 50: many events vs 100 events, by CPU (target: O(page), about 1)"] = ratio(
-            worst(cpu, "activityFirstPage_manyEvents", "activityOldestPage_manyEvents"),
-            cpu(measured.activityFirstPage_100events!)
-          )
-          figures["history page: many events vs 1, by p50 (target: O(page); a page of 30 days holds up to 120 events here)"] = ratio(
-            worst(p50, "historyFirstPage_manyEvents", "historyOldestPage_manyEvents"),
-            p50(measured.historyFirstPage_1event!)
-          )
-          figures["history page: many events vs 1, by CPU (target: O(page); a page of 30 days holds up to 120 events here)"] = ratio(
-            worst(cpu, "historyFirstPage_manyEvents", "historyOldestPage_manyEvents"),
-            cpu(measured.historyFirstPage_1event!)
-          )
+          // the worse of a heavy wallet's first and oldest page against a light wallet's page, by each measure
+          const comparisons = [
+            { name: "activity page of 50: many events vs 100 events", target: "O(page), about 1", heavy: ["activityFirstPage_manyEvents", "activityOldestPage_manyEvents"], light: "activityFirstPage_100events" },
+            { name: "history page: many events vs 1", target: "O(page); a page of 30 days holds up to 120 events here", heavy: ["historyFirstPage_manyEvents", "historyOldestPage_manyEvents"], light: "historyFirstPage_1event" }
+          ] as const
+          const measures = [["p50", (page: PageFigures) => page.p50Ms], ["CPU", (page: PageFigures) => page.ownCpuMs + page.databaseCpuMs]] as const
+          for (const { name, target, heavy, light } of comparisons) {
+            for (const [measure, of] of measures) {
+              const worst = Math.max(...heavy.map((page) => of(measured[page]!)))
+              figures[`${name}, by ${measure} (target: ${target})`] = Number((worst / of(measured[light]!)).toFixed(2))
+            }
+          }
           return figures
         })
       })
