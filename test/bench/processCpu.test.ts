@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process"
 import { once } from "node:events"
 import { describe, expect, it } from "vitest"
-import { cpuSecondsOf, cpuSecondsWithChildren } from "../../src/bench/support/processCpu.ts"
+import { cpuSecondsOf, cpuSecondsWithChildren, mainThreadCpuSecondsOf } from "../../src/bench/support/processCpu.ts"
 
 const BURN_MS = 400
 const burn = `const end = Date.now() + ${BURN_MS}; while (Date.now() < end) {}`
@@ -25,6 +25,27 @@ describe("cpuSecondsWithChildren (PostgreSQL's CPU in the benchmarks)", () => {
       expect(withChildren - own).toBeGreaterThan((2 * BURN_MS * 0.8) / 1000)
     } finally {
       process.kill(-parent.pid!, "SIGKILL") // the parent and the child still running
+    }
+  })
+})
+
+describe("mainThreadCpuSecondsOf (the first start's JavaScript thread)", () => {
+  it("counts the main thread only: a worker thread's CPU is in the process's and not in it", async () => {
+    // the main thread burns BURN_MS, a worker thread three times as long, then both idle
+    const child = spawn(process.execPath, ["-e", `
+      const { Worker } = require("node:worker_threads")
+      const worker = new Worker(${JSON.stringify(burn.replace(String(BURN_MS), String(3 * BURN_MS)))}, { eval: true })
+      ${burn}
+      worker.once("exit", () => { process.stdout.write("done\\n"); setTimeout(() => {}, 30000) })`], { stdio: ["ignore", "pipe", "inherit"] })
+    try {
+      await once(child.stdout!, "data")
+      const main = mainThreadCpuSecondsOf(child.pid!)
+      const all = cpuSecondsOf(child.pid!)
+      expect(main).toBeGreaterThan((BURN_MS * 0.8) / 1000)
+      expect(main).toBeLessThan((2 * BURN_MS) / 1000)
+      expect(all - main).toBeGreaterThan((3 * BURN_MS * 0.8) / 1000)
+    } finally {
+      child.kill("SIGKILL")
     }
   })
 })

@@ -7,13 +7,22 @@ const CLOCK_TICKS_PER_SECOND = 100
  * CPU per request is a steadier figure than requests per second when other processes share the
  * cores: the ratio of two routes' CPU per request is the ratio of their req/s on an idle machine.
  */
-export const cpuSecondsOf = (pid: number): number => {
-  const fields = statFields(pid)
+export const cpuSecondsOf = (pid: number): number => ownCpuSeconds(pid)
+
+/**
+ * CPU seconds a process's main thread has used so far: a Node process's JavaScript runs there, while
+ * V8's garbage-collection helpers, libuv's pool and worker threads are the other threads.
+ */
+export const mainThreadCpuSecondsOf = (pid: number): number => ownCpuSeconds(`${pid}/task/${pid}`)
+
+/** utime + stime of /proc/<path>/stat: a process (all its threads) or one of its threads. */
+const ownCpuSeconds = (path: number | string): number => {
+  const fields = statFields(path)
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND
 }
 
-/** /proc/<pid>/stat after "pid (comm) ": the state (field 3) is at 0, utime and stime (14, 15) at 11 and 12. */
-const statFields = (pid: number): Array<string> => readFileSync(`/proc/${pid}/stat`, "latin1").replace(/^.*\) /, "").split(" ")
+/** /proc/<path>/stat after "pid (comm) ": the state (field 3) is at 0, utime and stime (14, 15) at 11 and 12. */
+const statFields = (path: number | string): Array<string> => readFileSync(`/proc/${path}/stat`, "latin1").replace(/^.*\) /, "").split(" ")
 
 /** A process's live children (none once it has ended). */
 export const childrenOf = (pid: number): Array<number> => {
