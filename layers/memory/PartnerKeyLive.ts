@@ -52,21 +52,21 @@ const isUsable = (record: PartnerKeyRecord | null, cluster: Cluster, now: number
  * `remaining` is added between them.
  */
 class RateLimitHeaders {
-  #limit = HeaderLines.empty
-  #reset = HeaderLines.empty
-  #limitValue = Number.NaN
-  #resetValue = Number.NaN
+  #lines: ((remaining: number) => HeaderLines) | undefined
+  #limit = Number.NaN
+  #reset = Number.NaN
 
   of(decision: RateLimitDecision): HeaderLines {
-    if (decision.limit !== this.#limitValue) {
-      this.#limitValue = decision.limit
-      this.#limit = HeaderLines.of([["x-ratelimit-limit", String(decision.limit)]])
+    if (this.#lines === undefined || decision.limit !== this.#limit || decision.reset !== this.#reset) {
+      this.#limit = decision.limit
+      this.#reset = decision.reset
+      this.#lines = HeaderLines.numbered(
+        HeaderLines.of([["x-ratelimit-limit", String(decision.limit)]]),
+        "x-ratelimit-remaining",
+        HeaderLines.of([["x-ratelimit-reset", String(decision.reset)]])
+      )
     }
-    if (decision.reset !== this.#resetValue) {
-      this.#resetValue = decision.reset
-      this.#reset = HeaderLines.of([["x-ratelimit-reset", String(decision.reset)]])
-    }
-    return HeaderLines.withNumber(this.#limit, "x-ratelimit-remaining", decision.remaining, this.#reset)
+    return this.#lines(decision.remaining)
   }
 }
 
@@ -110,7 +110,6 @@ export const PartnerKeyLive = (options: PartnerKeyOptions) =>
     Effect.gen(function*() {
       const keys = yield* PartnerKeys
       const limiter = yield* RateLimiter
-      const clock = yield* Effect.clock
       const cache = yield* makeKeyRecordCache(
         (hash) => keys.findByHash(hash).pipe(Effect.map(Option.getOrNull), Effect.orDie),
         keys.invalidations,
@@ -153,9 +152,8 @@ export const PartnerKeyLive = (options: PartnerKeyOptions) =>
           const needed = scopeForPath(path)
           if (!key.scopes.has(needed)) return Exit.fail(missingScope.get(needed)!)
         }
-        const nowMillis = clock.unsafeCurrentTimeMillis()
-        usage?.record(key.id, nowMillis)
-        const decision = limiter.consumeNow(key.bucket, key.quota, nowMillis)
+        usage?.record(key.id, now)
+        const decision = limiter.consumeNow(key.bucket, key.quota, now)
         if (decision !== undefined) return decided(key, decision)
         return Effect.flatMap(limiter.consume(key.bucket, key.quota), (decision) => decided(key, decision))
       }

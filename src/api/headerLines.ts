@@ -20,7 +20,7 @@ export const joinHeaders = (headers: HeaderList): string => {
 /**
  * Response headers joined once and checked (`joinHeaders`), which the transport writes as they are:
  * for headers that are the same on many answers (a route's fixed headers), and for per-request
- * headers made from checked lines and numbers (`withNumber`), which need no check per request.
+ * headers made from checked lines and numbers (`numbered`), which need no check per request.
  */
 export class HeaderLines {
   private constructor(readonly text: string) {}
@@ -32,9 +32,14 @@ export class HeaderLines {
     return headers instanceof HeaderLines ? headers : new HeaderLines(joinHeaders(headers))
   }
 
-  /** `before`, then `name: value`, then `after`: a number holds no line break, so only the name is checked. */
-  static withNumber(before: HeaderLines, name: string, value: number, after: HeaderLines): HeaderLines {
+  /**
+   * `before`, then `name: <number>`, then `after`, checked and joined once: per answer only the
+   * number goes between the two parts (a number holds no line break).
+   */
+  static numbered(before: HeaderLines, name: string, after: HeaderLines): (value: number) => HeaderLines {
     if (hasLineBreak(name)) throw new Error(`header ${JSON.stringify(name)} has a line break`)
-    return new HeaderLines(`${before.text}\r\n${name}: ${value}${after.text}`)
+    const head = `${before.text}\r\n${name}: `
+    const tail = after.text
+    return (value) => new HeaderLines(head + value + tail)
   }
 }

@@ -59,6 +59,21 @@ describe("PartnerKey middleware: cached records decided synchronously", () => {
       expect(Number([...resets][0]) % 600).toBe(0)
     }))
 
+  it.scopedLive("the next quota window's answers carry its own X-RateLimit-Reset and count from the limit again", () =>
+    Effect.gen(function*() {
+      const { store, whoami } = yield* server()
+      const { key } = store.issue({ quotaLimit: 5, quotaWindowSeconds: 1 })
+      const first = rateLimitHeaders((yield* whoami(key)).headers)
+      // Wait into a later one-second window.
+      yield* Effect.sleep(`${Number(first.reset) * 1000 - Date.now() + 50} millis`)
+      const later = [rateLimitHeaders((yield* whoami(key)).headers), rateLimitHeaders((yield* whoami(key)).headers)]
+      expect(first).toEqual({ limit: "5", remaining: "4", reset: first.reset })
+      expect(Number(later[0]!.reset)).toBeGreaterThan(Number(first.reset))
+      expect(later[0]!.remaining).toBe("4")
+      // Within one window the lines are reused with only the count changing.
+      expect(later[1]).toEqual({ limit: "5", remaining: "3", reset: later[0]!.reset })
+    }))
+
   it.scopedLive("quota exhausted mid-stream of cached hits: 429 RATE_LIMITED with Retry-After and X-RateLimit-*, then still 429", () =>
     Effect.gen(function*() {
       const { store, whoami } = yield* server()

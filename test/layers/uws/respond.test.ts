@@ -29,9 +29,9 @@ describe("response headers joined into one header line", () => {
     expect(HeaderLines.of([["cache-control", "no-store"]]).text).toBe("\r\ncache-control: no-store")
     const limit = HeaderLines.of([["x-ratelimit-limit", "10"]])
     const reset = HeaderLines.of([["x-ratelimit-reset", "1800000000"]])
-    expect(HeaderLines.withNumber(limit, "x-ratelimit-remaining", 7, reset).text).toBe(
-      "\r\nx-ratelimit-limit: 10\r\nx-ratelimit-remaining: 7\r\nx-ratelimit-reset: 1800000000"
-    )
+    const remaining = HeaderLines.numbered(limit, "x-ratelimit-remaining", reset)
+    expect(remaining(7).text).toBe("\r\nx-ratelimit-limit: 10\r\nx-ratelimit-remaining: 7\r\nx-ratelimit-reset: 1800000000")
+    expect(remaining(0).text).toBe("\r\nx-ratelimit-limit: 10\r\nx-ratelimit-remaining: 0\r\nx-ratelimit-reset: 1800000000")
     expect(HeaderLines.of(limit)).toBe(limit)
   })
 
@@ -39,13 +39,13 @@ describe("response headers joined into one header line", () => {
     expect(() => joinHeaders([["x-a", "1\r\nset-cookie: x=1"]])).toThrow(/line break/)
     expect(() => joinHeaders([["x-a\n", "1"]])).toThrow(/line break/)
     expect(() => HeaderLines.of([["x-a", "\n"]])).toThrow(/line break/)
-    expect(() => HeaderLines.withNumber(HeaderLines.empty, "x-a\r\nx-b", 1, HeaderLines.empty)).toThrow(/line break/)
+    expect(() => HeaderLines.numbered(HeaderLines.empty, "x-a\r\nx-b", HeaderLines.empty)).toThrow(/line break/)
     expect(() => new ResponseHead([["x-a", "1\r\nset-cookie: x=1"]])).toThrow(/line break/)
   })
 
   it("a route's fixed headers go out with the request id, nosniff and the per-request headers", () => {
     const block = new ResponseHead([["content-type", "application/json"], ["cache-control", "no-store"]])
-    expect(written((res) => writeResponse(res, 200, "id-1", block, "{}", { extraLines: HeaderLines.withNumber(HeaderLines.empty, "x-ratelimit-remaining", 7, HeaderLines.empty).text }))).toEqual({
+    expect(written((res) => writeResponse(res, 200, "id-1", block, "{}", { extraLines: HeaderLines.numbered(HeaderLines.empty, "x-ratelimit-remaining", HeaderLines.empty)(7).text }))).toEqual({
       head: "x-content-type-options: nosniff\r\ncontent-type: application/json\r\ncache-control: no-store\r\nx-request-id: id-1\r\nx-ratelimit-remaining: 7\r\n",
       body: "{}"
     })
