@@ -2,7 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { address, createKeyPairSignerFromBytes, getBase58Decoder, getBase58Encoder, getProgramDerivedAddress } from "@solana/kit"
 import { decodeBase58, encodeBase58 } from "../../src/ntbundle/base58.ts"
 import { createPublicKey, verify } from "node:crypto"
-import { deterministicKeypair, keypairFromSecretKey, keypairFromSeed, verifySignature } from "../../src/sandbox/crypto/keypair.ts"
+import { ed25519, nodeEd25519 } from "../../src/sandbox/crypto/ed25519.ts"
+import { deterministicKeypair, keypairFromSecretKey, verifySignature } from "../../src/sandbox/crypto/keypair.ts"
 import { findProgramAddress } from "../../src/ntbundle/programAddress.ts"
 import { createRandom } from "../../src/sandbox/crypto/random.ts"
 import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../src/sandbox/programs/ids.ts"
@@ -56,21 +57,28 @@ describe("keypairs", () => {
     expect(verifySignature(keypair.publicKey, message, signature)).toBe(false)
   })
 
-  it("signs as RFC 8032 says, and OpenSSL accepts the signatures", () => {
-    // RFC 8032 section 7.1, TEST 2 (a one-byte message)
-    const keypair = keypairFromSeed(Buffer.from("4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb", "hex"))
-    expect(Buffer.from(keypair.publicKey).toString("hex")).toBe("3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c")
-    const signature = keypair.sign(Buffer.from("72", "hex"))
-    expect(Buffer.from(signature).toString("hex")).toBe(
-      "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"
-    )
-    const openSslKey = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: Buffer.from(keypair.publicKey).toString("base64url") }, format: "jwk" })
-    const message = new TextEncoder().encode("a transaction message")
-    expect(verify(null, message, openSslKey, keypair.sign(message))).toBe(true)
-    // wrong sizes are refused, not thrown
-    expect(verifySignature(keypair.publicKey.subarray(1), message, keypair.sign(message))).toBe(false)
-    expect(verifySignature(keypair.publicKey, message, keypair.sign(message).subarray(1))).toBe(false)
-  })
+  // the sandbox's Ed25519 (libsodium where its addon loads) and the node:crypto one it falls back to
+  for (const backend of new Set([ed25519, nodeEd25519])) {
+    it(`${backend.name}: signs as RFC 8032 says, OpenSSL accepts its signatures, and wrong sizes are refused`, () => {
+      // RFC 8032 section 7.1, TEST 2 (a one-byte message)
+      const { publicKey, sign } = backend.fromSeed(Buffer.from("4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb", "hex"))
+      expect(Buffer.from(publicKey).toString("hex")).toBe("3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c")
+      expect(Buffer.from(sign(Buffer.from("72", "hex"))).toString("hex")).toBe(
+        "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"
+      )
+      const openSslKey = createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: Buffer.from(publicKey).toString("base64url") }, format: "jwk" })
+      const message = new TextEncoder().encode("a transaction message")
+      const signature = sign(message)
+      expect(verify(null, message, openSslKey, signature)).toBe(true)
+      expect(backend.verify(publicKey, message, signature)).toBe(true)
+      expect(backend.verify(publicKey, message.subarray(1), signature)).toBe(false)
+      expect(backend.verify(publicKey.subarray(1), message, signature)).toBe(false)
+      expect(backend.verify(publicKey, message, signature.subarray(1))).toBe(false)
+      // a program address is no point on the curve: refused, not thrown
+      const [programAddress] = findProgramAddress([new TextEncoder().encode("vault")], TOKEN_PROGRAM_ID)
+      expect(backend.verify(decodeBase58(programAddress)!, message, signature)).toBe(false)
+    })
+  }
 })
 
 describe("base58 and program derived addresses agree with kit", () => {
