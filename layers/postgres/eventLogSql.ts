@@ -67,8 +67,29 @@ const failure = (message: string) => (cause: unknown) => new SqlError({ cause, m
 const query = <Row extends Pg.QueryResultRow = never>(client: Pg.PoolClient, text: string, values: ReadonlyArray<unknown> = []) =>
   Effect.tryPromise({ try: () => client.query<Row>(text, [...values]), catch: failure("Failed to execute statement") })
 
-const copyInto = (client: Pg.PoolClient, statement: string, lines: string) =>
-  Effect.tryPromise({ try: () => pipeline(Readable.from([lines]), client.query(copyFrom(statement))), catch: failure("COPY failed") })
+const copyInto = (client: Pg.PoolClient, statement: string, pieces: ReadonlyArray<string>) =>
+  Effect.tryPromise({ try: () => pipeline(Readable.from(pieces), client.query(copyFrom(statement))), catch: failure("COPY failed") })
+
+/**
+ * A chunk's COPY data in pieces of up to about 64K characters: one string of a whole chunk (a few
+ * MB) would be flattened and encoded in V8's large-object space, at many times the cost.
+ */
+const COPY_PIECE_CHARS = 64 * 1024
+
+const copyPieces = (transactions: ReadonlyArray<ProgramEvents>, inserted: ReadonlySet<string>): Array<string> => {
+  const pieces: Array<string> = []
+  let piece = ""
+  for (const tx of transactions) {
+    if (!inserted.has(tx.signature)) continue
+    piece += eventLines(tx)
+    if (piece.length >= COPY_PIECE_CHARS) {
+      pieces.push(piece)
+      piece = ""
+    }
+  }
+  if (piece !== "") pieces.push(piece)
+  return pieces
+}
 
 /** Inserts the transactions not stored yet; returns the signatures it inserted. */
 const insertNewTransactions = (client: Pg.PoolClient, transactions: ReadonlyArray<ProgramEvents>) =>
@@ -99,9 +120,8 @@ export const appendTransactions = (pool: Pg.Pool, transactions: ReadonlyArray<Pr
       Effect.gen(function*() {
         yield* query(client, "BEGIN")
         const inserted = yield* insertNewTransactions(client, unique)
-        let lines = ""
-        for (const tx of unique) if (inserted.has(tx.signature)) lines += eventLines(tx)
-        if (lines !== "") yield* copyInto(client, COPY_EVENTS, lines)
+        const pieces = copyPieces(unique, inserted)
+        if (pieces.length > 0) yield* copyInto(client, COPY_EVENTS, pieces)
         yield* query(client, "COMMIT")
       }),
     // a connection left mid-transaction or mid-COPY is closed, which rolls the transaction back

@@ -1,3 +1,5 @@
+import { parseJsonBody } from "./jsonBody.ts"
+
 /**
  * JSON-RPC 2.0 over fetch, the engine of SolanaRpcLive: answers parsed with the platform's
  * JSON.parse (kit's bigint-preserving parser and response transformers cost more than the fetch
@@ -126,11 +128,11 @@ export const makeJsonRpcClient = (options: JsonRpcClientOptions): JsonRpcClient 
         if (!waits || attempt >= maxAttempts) throw new JsonRpcFailure(`rate limited ${attempt} times in a row`, "rateLimited", 429)
         continue
       }
-      const answer = await response.text()
+      const answer = new Uint8Array(await response.arrayBuffer())
       try {
-        return { status: response.status, value: JSON.parse(answer) }
+        return { status: response.status, value: parseJsonBody(answer) }
       } catch {
-        throw new JsonRpcFailure(`HTTP ${response.status}: ${answer.slice(0, 200)}`, "transport", response.status)
+        throw new JsonRpcFailure(`HTTP ${response.status}: ${Buffer.from(answer.subarray(0, 200)).toString("utf8")}`, "transport", response.status)
       }
     }
   }
