@@ -129,9 +129,14 @@ export class SolanaRpc extends Context.Tag("SolanaRpc")<
       params: SolanaRpcMethods[M]["params"],
       options?: SolanaRpcCallOptions
     ) => Effect.Effect<SolanaRpcMethods[M]["result"], SolanaRpcError>
-    /** The answers in request order: one HTTP request when the node accepts batches, else single calls. */
-    readonly batch: <M extends SolanaRpcMethod>(
-      requests: ReadonlyArray<SolanaRpcRequest<M>>
-    ) => Effect.Effect<ReadonlyArray<SolanaRpcAnswer<SolanaRpcMethods[M]["result"]>>, SolanaRpcError>
+    /**
+     * The answers in request order: one HTTP request when the node accepts batches, else single
+     * calls. `decode` (given the request's index) turns each result into what the caller keeps as
+     * soon as its answer is read, so that a large batch's parsed JSON is never held all at once.
+     */
+    readonly batch: <M extends SolanaRpcMethod, A = SolanaRpcMethods[M]["result"]>(
+      requests: ReadonlyArray<SolanaRpcRequest<M>>,
+      decode?: (result: SolanaRpcMethods[M]["result"], index: number) => A
+    ) => Effect.Effect<ReadonlyArray<SolanaRpcAnswer<A>>, SolanaRpcError>
   }
 >() {}

@@ -67,28 +67,28 @@ const failure = (message: string) => (cause: unknown) => new SqlError({ cause, m
 const query = <Row extends Pg.QueryResultRow = never>(client: Pg.PoolClient, text: string, values: ReadonlyArray<unknown> = []) =>
   Effect.tryPromise({ try: () => client.query<Row>(text, [...values]), catch: failure("Failed to execute statement") })
 
-const copyInto = (client: Pg.PoolClient, statement: string, pieces: ReadonlyArray<string>) =>
-  Effect.tryPromise({ try: () => pipeline(Readable.from(pieces), client.query(copyFrom(statement))), catch: failure("COPY failed") })
+const copyInto = (client: Pg.PoolClient, statement: string, pieces: Iterable<string>) =>
+  Effect.tryPromise({ try: () => pipeline(Readable.from(pieces, { highWaterMark: 1 }), client.query(copyFrom(statement))), catch: failure("COPY failed") })
 
 /**
- * A chunk's COPY data in pieces of up to about 64K characters: one string of a whole chunk (a few
- * MB) would be flattened and encoded in V8's large-object space, at many times the cost.
+ * The COPY data of the inserted transactions' events, made a piece of about 64K characters at a
+ * time as the connection takes them: a chunk's data made at once (a few MB) outlived young
+ * collections while PostgreSQL read it, and one string of it would be flattened and encoded in
+ * V8's large-object space, at many times the cost.
  */
 const COPY_PIECE_CHARS = 64 * 1024
 
-const copyPieces = (transactions: ReadonlyArray<ProgramEvents>, inserted: ReadonlySet<string>): Array<string> => {
-  const pieces: Array<string> = []
+function* copyPieces(transactions: ReadonlyArray<ProgramEvents>, inserted: ReadonlySet<string>): Generator<string> {
   let piece = ""
   for (const tx of transactions) {
     if (!inserted.has(tx.signature)) continue
     piece += eventLines(tx)
     if (piece.length >= COPY_PIECE_CHARS) {
-      pieces.push(piece)
+      yield piece
       piece = ""
     }
   }
-  if (piece !== "") pieces.push(piece)
-  return pieces
+  if (piece !== "") yield piece
 }
 
 /** Inserts the transactions not stored yet; returns the signatures it inserted. */
@@ -120,8 +120,9 @@ export const appendTransactions = (pool: Pg.Pool, transactions: ReadonlyArray<Pr
       Effect.gen(function*() {
         yield* query(client, "BEGIN")
         const inserted = yield* insertNewTransactions(client, unique)
-        const pieces = copyPieces(unique, inserted)
-        if (pieces.length > 0) yield* copyInto(client, COPY_EVENTS, pieces)
+        if (unique.some((tx) => inserted.has(tx.signature) && storedEvents(tx).length > 0)) {
+          yield* copyInto(client, COPY_EVENTS, copyPieces(unique, inserted))
+        }
         yield* query(client, "COMMIT")
       }),
     // a connection left mid-transaction or mid-COPY is closed, which rolls the transaction back

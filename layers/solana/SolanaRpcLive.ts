@@ -49,14 +49,17 @@ const serviceOver = (current: () => JsonRpcClient | null): SolanaRpc["Type"] => 
       }) as Effect.Effect<SolanaRpcMethods[M]["result"], SolanaRpcError>
     }).pipe(Effect.withSpan("SolanaRpc.call", { attributes: { method } }))
 
-  const batch = <M extends SolanaRpcMethod>(requests: ReadonlyArray<SolanaRpcRequest<M>>) =>
+  const batch = <M extends SolanaRpcMethod, A = SolanaRpcMethods[M]["result"]>(
+    requests: ReadonlyArray<SolanaRpcRequest<M>>,
+    decode?: (result: SolanaRpcMethods[M]["result"], index: number) => A
+  ) =>
     Effect.suspend(() => {
       const client = current()
       if (client === null) return Effect.fail(STARTING)
       return Effect.tryPromise({
-        try: (signal) => client.batch(requests, signal),
+        try: (signal) => client.batch(requests, signal, decode as ((result: unknown, index: number) => A) | undefined),
         catch: failure(`batch of ${requests.length} ${requests[0]?.method ?? ""}`)
-      }) as Effect.Effect<ReadonlyArray<SolanaRpcAnswer<SolanaRpcMethods[M]["result"]>>, SolanaRpcError>
+      }) as Effect.Effect<ReadonlyArray<SolanaRpcAnswer<A>>, SolanaRpcError>
     }).pipe(Effect.withSpan("SolanaRpc.batch", { attributes: { count: requests.length } }))
 
   return SolanaRpc.of({ call, batch })

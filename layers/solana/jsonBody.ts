@@ -71,6 +71,24 @@ export const arrayItemRanges = (bytes: Buffer): Array<readonly [number, number]>
   return null
 }
 
+/**
+ * Calls `visit` with each item of the top-level array `bytes` (UTF-8) holds, in order, a large
+ * array's items parsed one at a time; false (and no call) when it holds another JSON value. Throws
+ * a SyntaxError as JSON.parse does when it holds no JSON, possibly after visiting some items.
+ */
+export const eachJsonItem = (bytes: Uint8Array, visit: (item: unknown) => void): boolean => {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const ranges = buffer.length > WHOLE_BODY_BYTES ? arrayItemRanges(buffer) : null
+  if (ranges !== null) {
+    for (const [start, end] of ranges) visit(JSON.parse(buffer.toString("utf8", start, end)))
+    return true
+  }
+  const value: unknown = JSON.parse(buffer.toString("utf8"))
+  if (!Array.isArray(value)) return false
+  for (const item of value) visit(item)
+  return true
+}
+
 /** The JSON value `bytes` (UTF-8) holds; throws a SyntaxError as JSON.parse does when it holds none. */
 export const parseJsonBody = (bytes: Uint8Array): unknown => {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)

@@ -1,4 +1,4 @@
-import { parseJsonBody } from "./jsonBody.ts"
+import { eachJsonItem, parseJsonBody } from "./jsonBody.ts"
 
 /**
  * JSON-RPC 2.0 over fetch, the engine of SolanaRpcLive: answers parsed with the platform's
@@ -11,8 +11,8 @@ export interface JsonRpcRequest {
   readonly params: ReadonlyArray<unknown>
 }
 
-export type JsonRpcAnswer =
-  | { readonly ok: true; readonly result: unknown }
+export type JsonRpcAnswer<A = unknown> =
+  | { readonly ok: true; readonly result: A }
   | { readonly ok: false; readonly code: number; readonly message: string }
 
 /** A call that got no result: rate limited, no usable HTTP answer, or a JSON-RPC error answer (`code`). */
@@ -45,8 +45,17 @@ export interface JsonRpcCallOptions {
 
 export interface JsonRpcClient {
   readonly call: (method: string, params: ReadonlyArray<unknown>, options?: JsonRpcCallOptions) => Promise<unknown>
-  /** The answers in request order; one HTTP request when the node accepts batches. */
-  readonly batch: (requests: ReadonlyArray<JsonRpcRequest>, signal?: AbortSignal) => Promise<ReadonlyArray<JsonRpcAnswer>>
+  /**
+   * The answers in request order; one HTTP request when the node accepts batches. `decode` turns
+   * each result into what the caller keeps as soon as its answer is parsed, so the parsed JSON of a
+   * large batch never lives all at once (a backfill's batches would otherwise outlive young
+   * collections and be copied into the old generation).
+   */
+  readonly batch: <A = unknown>(
+    requests: ReadonlyArray<JsonRpcRequest>,
+    signal?: AbortSignal,
+    decode?: (result: unknown, index: number) => A
+  ) => Promise<ReadonlyArray<JsonRpcAnswer<A>>>
   /** False once the node refused a batch: requests then go one by one. */
   readonly batching: () => boolean
   /** 429 answers received so far. */
@@ -102,11 +111,12 @@ export const makeJsonRpcClient = (options: JsonRpcClientOptions): JsonRpcClient 
   // Shared by every caller: after a 429 nobody sends before the node's Retry-After has passed.
   let pausedUntil = 0
 
-  /** POSTs one body; retries 429s after their Retry-After; the parsed answer. */
-  const post = async (
+  /** POSTs one body; retries 429s after their Retry-After; the answer as `parse` reads it. */
+  const post = async <T>(
     text: string,
-    call: JsonRpcCallOptions
-  ): Promise<{ readonly status: number; readonly value: unknown }> => {
+    call: JsonRpcCallOptions,
+    parse: (bytes: Uint8Array) => T
+  ): Promise<{ readonly status: number; readonly value: T }> => {
     const waits = call.whenRateLimited !== "fail"
     for (let attempt = 1; ; attempt++) {
       const wait = pausedUntil - Date.now()
@@ -130,61 +140,80 @@ export const makeJsonRpcClient = (options: JsonRpcClientOptions): JsonRpcClient 
       }
       const answer = new Uint8Array(await response.arrayBuffer())
       try {
-        return { status: response.status, value: parseJsonBody(answer) }
-      } catch {
+        return { status: response.status, value: parse(answer) }
+      } catch (error) {
+        // only a body that is no JSON; a caller's decode failing is the caller's to report
+        if (!(error instanceof SyntaxError)) throw error
         throw new JsonRpcFailure(`HTTP ${response.status}: ${Buffer.from(answer.subarray(0, 200)).toString("utf8")}`, "transport", response.status)
       }
     }
   }
 
   const call = async (method: string, params: ReadonlyArray<unknown>, callOptions: JsonRpcCallOptions = {}): Promise<unknown> => {
-    const { status, value } = await post(JSON.stringify(body(nextId++, { method, params })), callOptions)
+    const { status, value } = await post(JSON.stringify(body(nextId++, { method, params })), callOptions, parseJsonBody)
     const answer = answerOf(value)
     if (!answer.ok) throw new JsonRpcFailure(`JSON-RPC error ${answer.code}: ${answer.message}`, "answer", status, answer.code)
     return answer.result
   }
 
+  const decoded = <A>(answer: JsonRpcAnswer, index: number, decode: ((result: unknown, index: number) => A) | undefined): JsonRpcAnswer<A> =>
+    answer.ok && decode !== undefined ? { ok: true, result: decode(answer.result, index) } : (answer as JsonRpcAnswer<A>)
+
   /** Without batches: the requests as single calls, a few at a time. */
-  const oneByOne = async (requests: ReadonlyArray<JsonRpcRequest>, signal: AbortSignal | undefined): Promise<ReadonlyArray<JsonRpcAnswer>> => {
-    const answers = new Array<JsonRpcAnswer>(requests.length)
+  const oneByOne = async <A>(
+    requests: ReadonlyArray<JsonRpcRequest>,
+    signal: AbortSignal | undefined,
+    decode: ((result: unknown, index: number) => A) | undefined
+  ): Promise<ReadonlyArray<JsonRpcAnswer<A>>> => {
+    const answers = new Array<JsonRpcAnswer<A>>(requests.length)
     let next = 0
     const worker = async () => {
       while (next < requests.length) {
         const index = next++
-        answers[index] = answerOf((await post(JSON.stringify(body(nextId++, requests[index]!)), signal === undefined ? {} : { signal })).value)
+        const { value } = await post(JSON.stringify(body(nextId++, requests[index]!)), signal === undefined ? {} : { signal }, parseJsonBody)
+        answers[index] = decoded(answerOf(value), index, decode)
       }
     }
     await Promise.all(Array.from({ length: Math.min(SINGLE_CALLS_IN_FLIGHT, requests.length) }, worker))
     return answers
   }
 
-  const batch = async (requests: ReadonlyArray<JsonRpcRequest>, signal?: AbortSignal): Promise<ReadonlyArray<JsonRpcAnswer>> => {
+  const batch = async <A = unknown>(
+    requests: ReadonlyArray<JsonRpcRequest>,
+    signal?: AbortSignal,
+    decode?: (result: unknown, index: number) => A
+  ): Promise<ReadonlyArray<JsonRpcAnswer<A>>> => {
     if (requests.length === 0) return []
-    if (!batchesAccepted || requests.length === 1) return oneByOne(requests, signal)
+    if (!batchesAccepted || requests.length === 1) return oneByOne(requests, signal, decode)
     const firstId = nextId
     nextId += requests.length
-    let answered: { readonly status: number; readonly value: unknown }
+    const answers = new Array<JsonRpcAnswer<A> | undefined>(requests.length)
+    // Each item is parsed, matched to its request by id and decoded before the next is parsed.
+    const take = (item: unknown): void => {
+      const id = isRecord(item) ? item["id"] : undefined
+      if (typeof id !== "number") return
+      const index = id - firstId
+      if (!Number.isInteger(index) || index < 0 || index >= requests.length) return
+      answers[index] ??= decoded(answerOf(item), index, decode)
+    }
+    let isList: boolean
     try {
-      answered = await post(JSON.stringify(requests.map((request, i) => body(firstId + i, request))), signal === undefined ? {} : { signal })
+      const bodies = JSON.stringify(requests.map((request, i) => body(firstId + i, request)))
+      isList = (await post(bodies, signal === undefined ? {} : { signal }, (bytes) => eachJsonItem(bytes, take))).value
     } catch (error) {
       // A node that cannot read a batch may answer with an HTTP error (400, 413) and no JSON.
       if (error instanceof JsonRpcFailure && error.kind === "transport" && error.status !== null && error.status >= 400 && error.status < 500) {
         batchesAccepted = false
-        return oneByOne(requests, signal)
+        return oneByOne(requests, signal, decode)
       }
       throw error
     }
-    if (!Array.isArray(answered.value)) {
+    if (!isList) {
       // One error object for the whole batch: the node (or its proxy) does not take batches.
       batchesAccepted = false
-      return oneByOne(requests, signal)
+      return oneByOne(requests, signal, decode)
     }
-    const byId = new Map<unknown, unknown>()
-    for (const item of answered.value) if (isRecord(item)) byId.set(item["id"], item)
-    return requests.map((_, i) => {
-      const item = byId.get(firstId + i)
-      return item === undefined ? { ok: false, code: -32_603, message: "no answer in the batch" } : answerOf(item)
-    })
+    return answers.map((answer) => answer ?? { ok: false, code: -32_603, message: "no answer in the batch" })
   }
 
   return { call, batch, batching: () => batchesAccepted, rateLimited: () => rateLimitedCount }

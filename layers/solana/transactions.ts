@@ -44,18 +44,22 @@ export const fetchProgramTransactions = (
   programId: string,
   signatures: ReadonlyArray<string>
 ): Effect.Effect<Array<ProgramEvents | null>, ChainSourceError> =>
-  rpc.batch(signatures.map(getTransaction)).pipe(
+  // each answer is decoded as it is read; a malformed one is kept as its error and fails the batch
+  rpc.batch(signatures.map(getTransaction), (answer, i) => {
+    try {
+      return programEventsFromAnswer(answer, programId, signatures[i]!)
+    } catch (error) {
+      return malformed(error)
+    }
+  }).pipe(
     Effect.mapError(chainFailure(`getTransaction (${signatures.length} from ${signatures[0]})`)),
     Effect.flatMap((answers) =>
-      Effect.try({
-        try: () =>
-          answers.map((answer, i) => {
-            const signature = signatures[i]!
-            if (!answer.ok) throw new Error(`getTransaction ${signature}: JSON-RPC error ${answer.code}: ${answer.message}`)
-            return programEventsFromAnswer(answer.result, programId, signature)
-          }),
-        catch: malformed
-      })
+      Effect.forEach(answers, (answer, i) =>
+        !answer.ok
+          ? Effect.fail(malformed(new Error(`getTransaction ${signatures[i]!}: JSON-RPC error ${answer.code}: ${answer.message}`)))
+          : answer.result instanceof ChainSourceError
+            ? Effect.fail(answer.result)
+            : Effect.succeed(answer.result))
     )
   )
 

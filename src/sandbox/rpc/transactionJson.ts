@@ -1,6 +1,6 @@
 import { encodeBase58 } from "../../ntbundle/base58.ts"
 import { toBase64 } from "../codec/bytes.ts"
-import { RawJson, stringifyJson, type JsonValue } from "../codec/json.ts"
+import { JsonStream, RawJson, stringifyJson, type JsonValue } from "../codec/json.ts"
 import { tokenAmountJson } from "./accountJson.ts"
 import type { TokenBalance, TransactionRecord } from "../ledger/transactionStore.ts"
 import { decodeTransaction } from "../runtime/message.ts"
@@ -57,16 +57,21 @@ const transactionJson = (record: TransactionRecord): JsonValue => {
   return { message, signatures: decoded.signatures.map(encodeBase58) }
 }
 
+/**
+ * The answer for a landed transaction, serialized when it is written: a record never changes once
+ * landed, and a history fetch's batch of answers is then never held as text all at once (it
+ * outlived young collections and was copied into the old generation). The `json` encoding decodes
+ * the stored bytes, which could fail: that is done now, inside the request.
+ */
 export const encodeLandedTransaction = (
   record: TransactionRecord,
   encoding: TransactionEncoding,
   includeVersion: boolean
-): JsonValue => {
-  const transaction = encoding === "json"
-    ? stringifyJson(transactionJson(record))
-    : encoding === "base64"
-      ? `["${toBase64(record.wireBytes)}","base64"]`
-      : `["${encodeBase58(record.wireBytes)}","base58"]`
-  const version = includeVersion ? `,"version":${JSON.stringify(record.version)}` : ""
-  return new RawJson(`{"blockTime":${record.blockTime},"meta":${metaText(record)},"slot":${record.slot},"transaction":${transaction}${version}}`)
+): JsonStream => {
+  const decoded = encoding === "json" ? stringifyJson(transactionJson(record)) : null
+  return new JsonStream(function* () {
+    const transaction = decoded ?? (encoding === "base64" ? `["${toBase64(record.wireBytes)}","base64"]` : `["${encodeBase58(record.wireBytes)}","base58"]`)
+    const version = includeVersion ? `,"version":${JSON.stringify(record.version)}` : ""
+    yield `{"blockTime":${record.blockTime},"meta":${metaText(record)},"slot":${record.slot},"transaction":${transaction}${version}}`
+  })
 }
