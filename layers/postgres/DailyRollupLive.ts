@@ -1,5 +1,5 @@
 import { SqlClient } from "@effect/sql"
-import { Cause, Duration, Effect, Either, Layer, Option, Schedule, Stream } from "effect"
+import { Cause, Duration, Effect, Either, Fiber, Layer, Option, Schedule, Stream } from "effect"
 import { HistoryBackfill } from "../../services/HistoryBackfill.ts"
 import { whenLeader } from "../../services/Leadership.ts"
 import { IngestionProgress, type RollupReport } from "../../services/IngestionProgress.ts"
@@ -176,13 +176,17 @@ export const DailyRollupLive = (options: DailyRollupOptions = {}) =>
           const below = yield* storedThrough(sql)
           samplePrices()
           if (below === null) return
+          // The next page is read while this one is replayed: the database and this process work at once.
+          let reading = yield* Effect.fork(eventsPage(sql, after, below, pageSize))
           for (;;) {
-            const events = yield* eventsPage(sql, after, below, pageSize)
-            for (const event of events) collect(replay.apply(event), below)
+            const events = yield* Fiber.join(reading)
             const last = events[events.length - 1]
             if (last !== undefined) after = { slot: last.slot, signature: last.signature, eventIndex: last.eventIndex }
+            const more = events.length === pageSize
+            if (more) reading = yield* Effect.fork(eventsPage(sql, after, below, pageSize))
+            for (const event of events) collect(replay.apply(event), below)
             if (pending.length >= DAYS_PER_WRITE || metricsDays >= DAYS_PER_WRITE) yield* flush(null, null)
-            if (events.length < pageSize) break
+            if (!more) break
           }
           collect(replay.closeBefore(below), below)
           // A day that closed gets the next day's provisional rows at once (they replace nothing stale).

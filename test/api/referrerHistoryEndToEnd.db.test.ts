@@ -54,7 +54,7 @@ describe("builder history against the sandbox chain", () => {
       const sandbox = yield* scenarioSandbox(scenario)
       const { ingest, projection } = yield* liveIngestion(sandbox)
       const context = yield* Layer.build(
-        Layer.merge(DailyRollupLive({ interval: Duration.millis(100), provisionalEvery: Duration.zero }), ReferrerHistoryLive).pipe(Layer.provide(Layer.succeedContext(ingest)))
+        Layer.merge(DailyRollupLive({ interval: Duration.millis(100), provisionalEvery: Duration.zero, pageSize: 7 }), ReferrerHistoryLive).pipe(Layer.provide(Layer.succeedContext(ingest)))
       )
       const history = Context.get(context, ReferrerHistory)
       const sql = Context.get(ingest, SqlClient.SqlClient)

@@ -85,7 +85,7 @@ describe("vault series against the sandbox chain", () => {
       const prices = PricesLive({ feeds, maxAgeSeconds: 120 }).pipe(Layer.provide(Layer.succeedContext(ingest)))
       const context = yield* Layer.build(
         Layer.mergeAll(
-          DailyRollupLive({ interval: Duration.millis(100), provisionalEvery: Duration.zero }).pipe(Layer.provide(prices)),
+          DailyRollupLive({ interval: Duration.millis(100), provisionalEvery: Duration.zero, pageSize: 7 }).pipe(Layer.provide(prices)),
           VaultHistoryLive,
           VaultSeriesLive,
           ReferrerHistoryLive,
