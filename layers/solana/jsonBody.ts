@@ -1,9 +1,10 @@
 /**
  * A JSON-RPC answer's body parsed from its bytes. A large top-level array (a batch's answers) is
- * parsed an item at a time: V8 puts every string over 128 KB in its large-object space, on pages
- * mapped for it alone and returned at the next full collection, so decoding a backfill's 400 KB
- * batch answer into one string cost about 40 times what decoding it in item-sized pieces costs on a
- * 2-core VM (page faults), and drove a full collection about once a second.
+ * parsed an item at a time (`eachJsonItem`): V8 puts every string over 128 KB in its large-object
+ * space, on pages mapped for it alone and returned at the next full collection, so decoding a
+ * backfill's 400 KB batch answer into one string cost about 40 times what decoding it in
+ * item-sized pieces costs on a 2-core VM (page faults), and drove a full collection about once a
+ * second.
  */
 const WHOLE_BODY_BYTES = 64 * 1024
 
@@ -89,10 +90,6 @@ export const eachJsonItem = (bytes: Uint8Array, visit: (item: unknown) => void):
   return true
 }
 
-/** The JSON value `bytes` (UTF-8) holds; throws a SyntaxError as JSON.parse does when it holds none. */
-export const parseJsonBody = (bytes: Uint8Array): unknown => {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const ranges = buffer.length > WHOLE_BODY_BYTES ? arrayItemRanges(buffer) : null
-  if (ranges === null) return JSON.parse(buffer.toString("utf8"))
-  return ranges.map(([start, end]) => JSON.parse(buffer.toString("utf8", start, end)))
-}
+/** The JSON value `bytes` (UTF-8) holds (a single call's answer: an object); throws a SyntaxError when it holds none. */
+export const parseJsonBody = (bytes: Uint8Array): unknown =>
+  JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"))

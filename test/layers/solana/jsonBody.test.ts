@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest"
-import { arrayItemRanges, parseJsonBody } from "../../../layers/solana/jsonBody.ts"
+import { arrayItemRanges, eachJsonItem } from "../../../layers/solana/jsonBody.ts"
 
 const bytesOf = (text: string) => new Uint8Array(Buffer.from(text, "utf8"))
+
+/** The items eachJsonItem visits in an array. */
+const itemsOf = (text: string): Array<unknown> => {
+  const items: Array<unknown> = []
+  expect(eachJsonItem(bytesOf(text), (item) => items.push(item))).toBe(true)
+  return items
+}
 
 /** A batch answer over the 64 KB at which items are parsed one at a time. */
 const batchAnswer = (items: number) =>
@@ -19,24 +26,27 @@ const batchAnswer = (items: number) =>
     }
   }))
 
-describe("parseJsonBody", () => {
+describe("eachJsonItem", () => {
   it("parses a large batch answer item by item to what JSON.parse gives", () => {
     const value = batchAnswer(120)
     const text = JSON.stringify(value)
     expect(text.length).toBeGreaterThan(64 * 1024)
     const ranges = arrayItemRanges(Buffer.from(text))
     expect(ranges).toHaveLength(120)
-    expect(parseJsonBody(bytesOf(text))).toEqual(value)
+    expect(itemsOf(text)).toEqual(value)
     // whitespace around and between the items
     const spaced = ` \n[ ${value.map((item) => JSON.stringify(item, null, 2)).join(" ,\n ")} ]\r\n`
-    expect(parseJsonBody(bytesOf(spaced))).toEqual(value)
+    expect(itemsOf(spaced)).toEqual(value)
   })
 
-  it("parses small bodies, objects and empty arrays whole", () => {
-    expect(parseJsonBody(bytesOf(`{"jsonrpc":"2.0","id":1,"result":[1,"]"]}`))).toEqual({ jsonrpc: "2.0", id: 1, result: [1, "]"] })
-    expect(parseJsonBody(bytesOf(" [ ] "))).toEqual([])
-    const large = { result: batchAnswer(120) }
-    expect(parseJsonBody(bytesOf(JSON.stringify(large)))).toEqual(large)
+  it("visits a small array's items too, and none of an object or an empty array", () => {
+    const small = batchAnswer(2)
+    expect(itemsOf(JSON.stringify(small))).toEqual(small)
+    const visited: Array<unknown> = []
+    expect(eachJsonItem(bytesOf(`{"jsonrpc":"2.0","id":1,"result":[1,"]"]}`), (item) => visited.push(item))).toBe(false)
+    expect(eachJsonItem(bytesOf(JSON.stringify({ result: batchAnswer(120) })), (item) => visited.push(item))).toBe(false)
+    expect(eachJsonItem(bytesOf(" [ ] "), (item) => visited.push(item))).toBe(true)
+    expect(visited).toEqual([])
     expect(arrayItemRanges(Buffer.from(" [\n] "))).toEqual([])
     expect(arrayItemRanges(Buffer.from('{"a":[1,2]}'))).toBeNull()
   })
@@ -53,7 +63,7 @@ describe("parseJsonBody", () => {
     ]
     for (const text of malformed) {
       expect(() => JSON.parse(text)).toThrow(SyntaxError)
-      expect(() => parseJsonBody(bytesOf(text))).toThrow(SyntaxError)
+      expect(() => eachJsonItem(bytesOf(text), () => {})).toThrow(SyntaxError)
     }
   })
 })
