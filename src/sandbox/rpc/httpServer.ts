@@ -13,7 +13,8 @@ export interface HttpRpcServer {
 }
 
 const MAX_BODY_BYTES = 10 * 1024 * 1024
-// under 128 KB: V8 allocates a longer string (a chunk is flattened to be written) in its large-object space, at many times the cost
+// Under 128 KB: a chunk is flattened to be written, and V8 allocates a longer string in its
+// large-object space, at many times the cost.
 const WRITE_CHUNK_CHARS = 64 * 1024
 const CORS_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ["Access-Control-Allow-Origin", "*"],
