@@ -4,7 +4,8 @@ import {
   SOLANA_ERROR__CODECS__CANNOT_DECODE_EMPTY_BYTE_ARRAY,
   SOLANA_ERROR__CODECS__INVALID_BYTE_LENGTH
 } from "@solana/kit"
-import { Data, Either } from "effect"
+import * as Data from "effect/Data"
+import * as Either from "effect/Either"
 
 /**
  * Why bytes could not be decoded:

@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit"
-import { Data } from "effect"
+import * as Data from "effect/Data"
 import type { AttributionReason, RejectionCode } from "../../errors/codes.ts"
 
 /**

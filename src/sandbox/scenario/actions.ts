@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit"
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import {
   decodeBundleFast,
   decodeBundleTempDataFast,
