@@ -5,13 +5,11 @@
 // map) and spent seconds of CPU in its module hooks and in the `__name` calls its keepNames transform
 // adds to every closure. A bundle costs about half a second to build and nothing after; a start
 // whose sources are those of the last build for its entry reuses that build (checking them takes
-// some 20 ms). A server's worker threads build and load their entries the same way (src/tsWorker.ts),
-// so names of files being written carry the thread as well as the process.
+// some 20 ms).
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs"
 import { dirname, join, relative } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
-import { threadId } from "node:worker_threads"
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url))
 const CACHE = join(ROOT, "node_modules", ".cache", "vault-gateway")
@@ -84,7 +82,7 @@ const unchangedBuild = (entry) => {
 /** Records `inputs` ([absolute path, hash]) as what build `name` of `entry` was made from. */
 const recordBuild = (entry, name, inputs) => {
   const record = { root: ROOT, name, inputs: inputs.map(([path, hash]) => [relative(ROOT, path), hash]) }
-  const staging = `${lastBuildRecord(entry)}.${process.pid}-${threadId}`
+  const staging = `${lastBuildRecord(entry)}.${process.pid}`
   writeFileSync(staging, JSON.stringify(record))
   renameSync(staging, lastBuildRecord(entry))
 }
@@ -116,7 +114,7 @@ const buildInto = async (entry) => {
   const name = hash.digest("hex").slice(0, 16)
   const dir = join(CACHE, name)
   if (!existsSync(dir)) {
-    const staging = join(CACHE, `.staging-${process.pid}-${threadId}-${Date.now()}`)
+    const staging = join(CACHE, `.staging-${process.pid}-${Date.now()}`)
     for (const file of result.outputFiles) {
       const target = join(staging, relative(join(CACHE, "out"), file.path))
       mkdirSync(dirname(target), { recursive: true })

@@ -9,7 +9,7 @@ import { childrenOf, cpuSecondsOf, mainThreadCpuSecondsOf } from "./support/proc
 
 /**
  * A first `npm start` on the default scenario (DESIGN §7; issue #22): the server as `npm start`
- * runs it (`vault-gateway serve`, sandbox chain on a thread of its own, embedded PostgreSQL) in a fresh
+ * runs it (`vault-gateway serve`, sandbox chain in process, embedded PostgreSQL) in a fresh
  * DATA_DIR, polled until `/ready` answers 200 and until the 30-day history is served
  * (`/v2/vault/{vault}/snapshots` answers 200 with 30 days). Memory is sampled all along: the serve
  * process's peak RSS (VmHWM, the kernel's own high-water mark) and, separately, the embedded
@@ -189,13 +189,11 @@ export const run = async (): Promise<Record<string, number>> => {
       [`first start: ${HISTORY_DAYS}-day history served s (target <= ${HISTORY_TARGET_SECONDS})`]: Number(historyAt.toFixed(1)),
       // CPU the serve process used by then: steadier than the wall clock when other work shares the cores
       [`first start: serve process CPU s until the history is served`]: Number(historyCpu.toFixed(1)),
-      // The gateway's JavaScript runs on the main thread; the sandbox chain's runs on a thread of its
-      // own, one of the other threads with V8's helpers (parallel and concurrent GC, compilers) and
-      // libuv's pool. On 2 cores they share the second one with PostgreSQL.
-      [`first start: serve main thread CPU s (the gateway's JavaScript)`]: Number(historyMainThreadCpu.toFixed(1)),
-      [`first start: serve other threads CPU s (the sandbox chain's thread, V8's GC and compilers, libuv's pool)`]: Number(
-        (historyCpu - historyMainThreadCpu).toFixed(1)
-      ),
+      // JavaScript runs on the main thread (the sandbox chain's too): near the wall clock, it is the
+      // limit. The other threads are V8's helpers (parallel and concurrent GC, compilers) and libuv's
+      // pool; on 2 cores they share the second one with PostgreSQL.
+      [`first start: serve main thread CPU s (its JavaScript)`]: Number(historyMainThreadCpu.toFixed(1)),
+      [`first start: serve other threads CPU s (V8's GC and compilers, libuv's pool)`]: Number((historyCpu - historyMainThreadCpu).toFixed(1)),
       ...Object.fromEntries(
         (Object.keys(MILESTONES) as Array<Milestone>).map((milestone) => [`first start: ${milestone} at s`, Number((phases[milestone] ?? Number.NaN).toFixed(1))])
       ),

@@ -8,8 +8,7 @@ import { DailyRollupLive } from "../../layers/postgres/DailyRollupLive.ts"
 import { PricesLive, type PricesOptions } from "../../layers/memory/PricesLive.ts"
 import type { AppConfig } from "../config.ts"
 import type { IngestConfig, SandboxConfig } from "../configIngest.ts"
-import { sandboxChainDir } from "./sandboxChain.ts"
-import { sandboxChainInWorker } from "./sandboxChainThread.ts"
+import { sandboxChainDir, scenarioSandboxScoped } from "./sandboxChain.ts"
 
 /** Solana's convention: the PubSub endpoint is the RPC URL with a ws scheme, one port up when a port is given. */
 export const defaultWsUrl = (rpcUrl: string): string => {
@@ -29,19 +28,17 @@ const endpoints = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConf
           `starting the sandbox chain (seed ${seed}, ${users} users, ${builders} builders, ${historyDays} days of history)`
         )
         const began = Date.now()
-        const started = yield* sandboxChainInWorker({
-          options: {
-            port: sandbox.rpcPort,
-            seed: sandbox.seed,
-            slotMs: sandbox.slotMs,
-            programId: ingest.programId,
-            users: sandbox.users,
-            builders: sandbox.builders,
-            activity: sandbox.activity,
-            historyDays: sandbox.historyDays,
-            historyStepSeconds: 4 * 3_600,
-            persistDir: sandboxChainDir(config.dataDir)
-          }
+        const started = yield* scenarioSandboxScoped({
+          port: sandbox.rpcPort,
+          seed: sandbox.seed,
+          slotMs: sandbox.slotMs,
+          programId: ingest.programId,
+          users: sandbox.users,
+          builders: sandbox.builders,
+          activity: sandbox.activity,
+          historyDays: sandbox.historyDays,
+          historyStepSeconds: 4 * 3_600,
+          persistDir: sandboxChainDir(config.dataDir)
         })
         yield* Effect.logInfo(
           `sandbox chain ${started.resumed ? "resumed" : "ready"} in ${Date.now() - began} ms: RPC ${started.rpcUrl}, PubSub ${started.wsUrl}`
@@ -53,8 +50,8 @@ const endpoints = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConf
 export type ChainEndpoints = Effect.Effect.Success<ReturnType<typeof endpoints>>
 
 /**
- * Starts reaching the chain now, in the background: the sandbox (on a thread of its own) generates
- * its history while the database starts, not after. The effect returned awaits the endpoints (or the sandbox's failure).
+ * Starts reaching the chain now, in the background: the sandbox generates its history while the
+ * database starts, not after. The effect returned awaits the endpoints (or the sandbox's failure).
  */
 export const startChainEndpoints = (config: AppConfig, ingest: IngestConfig, sandbox: SandboxConfig) =>
   Effect.map(Effect.forkScoped(endpoints(config, ingest, sandbox)), (fiber) => Fiber.join(fiber))

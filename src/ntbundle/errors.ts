@@ -4,8 +4,7 @@ import {
   SOLANA_ERROR__CODECS__CANNOT_DECODE_EMPTY_BYTE_ARRAY,
   SOLANA_ERROR__CODECS__INVALID_BYTE_LENGTH
 } from "@solana/kit"
-import * as Data from "effect/Data"
-import * as Either from "effect/Either"
+import { Data, Either } from "effect"
 
 /**
  * Why bytes could not be decoded:

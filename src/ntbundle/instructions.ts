@@ -1,4 +1,4 @@
-import * as Either from "effect/Either"
+import { Either } from "effect"
 import { asPlainBytes, toHex } from "./bytes.ts"
 import { decodeAt, type DecodeError, decodeError } from "./errors.ts"
 import { INSTRUCTION_LAYOUTS, type InstructionArgsByName } from "./generated/instructions.ts"

@@ -1,4 +1,4 @@
-import * as Either from "effect/Either"
+import { Either } from "effect"
 import { encodeBase58Bytes32 } from "../ntbundle/base58.ts"
 import { toHex } from "../ntbundle/bytes.ts"
 

@@ -1,4 +1,4 @@
-import * as Either from "effect/Either"
+import { Either } from "effect"
 import type { DecodeError } from "../../ntbundle/errors.ts"
 import { encodeBase58Bytes32 } from "../../ntbundle/base58.ts"
 import { DEFINED_TYPE_FIELDS, type FieldDescriptor, type FieldType } from "../../ntbundle/generated/types.ts"

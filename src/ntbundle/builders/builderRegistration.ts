@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit"
-import * as Either from "effect/Either"
+import { Either } from "effect"
 import type { BundleTempData, ReferrerAccount, UserBundleAccount } from "../accounts.ts"
 import type { BuiltInstruction } from "../ix/meta.ts"
 import { initializeBundleDepositorIx, registerReferrerIx } from "../ix/user.ts"

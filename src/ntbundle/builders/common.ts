@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit"
-import * as Either from "effect/Either"
+import { Either } from "effect"
 import type { Bundle, BundleTempData } from "../accounts.ts"
 import { initializeBundleDepositorIx, requestDepositIx } from "../ix/user.ts"
 import type { BuiltInstruction } from "../ix/meta.ts"

@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit"
-import * as Data from "effect/Data"
+import { Data } from "effect"
 import type { AttributionReason, RejectionCode } from "../../errors/codes.ts"
 
 /**

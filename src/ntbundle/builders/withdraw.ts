@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit"
-import * as Either from "effect/Either"
+import { Either } from "effect"
 import type { BundleTempData, OracleData } from "../accounts.ts"
 import { createAssociatedTokenAccountIdempotentIx } from "../ix/associatedToken.ts"
 import type { BuiltInstruction } from "../ix/meta.ts"

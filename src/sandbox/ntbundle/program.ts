@@ -1,4 +1,4 @@
-import * as Either from "effect/Either"
+import { Either } from "effect"
 import { decodeInstructionData, type InstructionName } from "../../ntbundle/instructions.ts"
 import { DEFAULT_NTBUNDLE_PROGRAM_ID } from "../programs/ids.ts"
 import type { InvocationContext, ProgramHandler } from "../runtime/program.ts"

@@ -1,5 +1,5 @@
 import type { Address } from "@solana/kit"
-import * as Either from "effect/Either"
+import { Either } from "effect"
 import {
   decodeBundleFast,
   decodeBundleTempDataFast,
