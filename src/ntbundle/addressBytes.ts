@@ -1,4 +1,4 @@
-import { GenerationalCache } from "../generationalCache.ts"
+import { AdmittedCache } from "../admittedCache.ts"
 import { decodeBase58Bytes32, encodeBase58 } from "./base58.ts"
 
 // Memos between address text and its 32 bytes, both ways. Text → bytes is shared by PDA seeds,
@@ -6,7 +6,7 @@ import { decodeBase58Bytes32, encodeBase58 } from "./base58.ts"
 // decoded again. Bytes → text serves readers of account data and wire messages, which see the
 // same few thousand keys over and over: the bytes' latin1 string is a cheaper key than base58.
 
-const cache = new GenerationalCache<string, Uint8Array>(100_000)
+const cache = new AdmittedCache<Uint8Array>(100_000)
 
 /** The 32 bytes of a base58 address (shared between callers: never mutate); null when it is not one. */
 export const addressBytesOf = (address: string): Uint8Array | null => {

@@ -1,4 +1,5 @@
 import { getAddressEncoder, type Address, type ProgramDerivedAddress } from "@solana/kit"
+import { AdmittedCache } from "../admittedCache.ts"
 import { GenerationalCache } from "../generationalCache.ts"
 import { addressBytesOf } from "./addressBytes.ts"
 import { findProgramAddress } from "./programAddress.ts"
@@ -31,7 +32,7 @@ const SEED = {
   bundleCreator: utf8("BUNDLE_CREATOR")
 } as const
 
-const derivationCache = new GenerationalCache<string, ProgramDerivedAddress>(50_000)
+const derivationCache = new AdmittedCache<ProgramDerivedAddress>(50_000)
 
 interface RecentDerivation {
   readonly program: string

@@ -5,6 +5,7 @@ export interface PostLoadResult {
   readonly requestsPerSecond: number
   readonly p50Ms: number
   readonly p99Ms: number
+  readonly maxMs: number
   /** Paced: the p99 from each request's actual write (the client's own timer lateness left out). */
   readonly p99FromWriteMs: number
   /** Paced: how late the client wrote requests after they were due, p99 (its timers and event loop). */
@@ -97,6 +98,7 @@ const runLoad = async (job: PostLoadJob): Promise<PostLoadResult> => {
     requestsPerSecond: Math.round(done / seconds),
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
+    maxMs: percentile(latencies, 100),
     p99FromWriteMs: percentile(fromWrite, 99),
     sendLateP99Ms: percentile(late, 99),
     non200

@@ -6,7 +6,7 @@ import { addressBytesOf } from "../../ntbundle/addressBytes.ts"
 import { decodeBase58Bytes32 } from "../../ntbundle/base58.ts"
 import { parseAmountRaw } from "../../ntbundle/builders/common.ts"
 import { isOnEd25519Curve } from "../../ntbundle/ed25519.ts"
-import { GenerationalCache } from "../../generationalCache.ts"
+import { AdmittedCache } from "../../admittedCache.ts"
 import { malformed, type MalformedRequest } from "./errors.ts"
 
 export type Fields = Readonly<Record<string, unknown>>
@@ -46,7 +46,7 @@ export const readObject = (
   return Either.right(fields)
 }
 
-const onCurveCache = new GenerationalCache<string, boolean>(50_000)
+const onCurveCache = new AdmittedCache<boolean>(50_000)
 
 /** A wallet address: base58 of 32 bytes on the ed25519 curve (an off-curve key is a PDA, which cannot sign). */
 export const readUserAddress = (value: unknown, field = "userAddress"): Either.Either<Address, MalformedRequest> => {
