@@ -2,8 +2,9 @@ import { AdmittedCache } from "../admittedCache.ts"
 import { decodeBase58Bytes32, encodeBase58 } from "./base58.ts"
 
 // Memos between address text and its 32 bytes, both ways. Text → bytes is shared by PDA seeds,
-// derived addresses and the transaction compiler: an address derived or decoded once is not
-// decoded again. Bytes → text serves readers of account data and wire messages, which see the
+// derived addresses and the transaction compiler: within a request an address is decoded once,
+// and one that comes back later (a vault, a mint, a wallet building again) is kept (see
+// AdmittedCache: a new wallet's addresses are not). Bytes → text serves readers of account data and wire messages, which see the
 // same few thousand keys over and over: the bytes' latin1 string is a cheaper key than base58.
 
 const cache = new AdmittedCache<Uint8Array>(100_000)
